@@ -1,0 +1,67 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Engram",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "engram", targets: ["engram"]),
+        .library(name: "EngramCore", targets: ["EngramCore"]),
+        .library(name: "Indexer", targets: ["Indexer"]),
+        .library(name: "Feeds", targets: ["Feeds"]),
+        .library(name: "Notifier", targets: ["Notifier"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
+    ],
+    targets: [
+        // Xapian behind a plain C header (notmuch-style); only Indexer imports it.
+        .target(
+            name: "CXapian",
+            linkerSettings: [.linkedLibrary("xapian"), .linkedLibrary("stdc++")]
+        ),
+        // libdbus-1 through pkg-config; only the DBus module imports it.
+        .systemLibrary(
+            name: "CDBus",
+            pkgConfig: "dbus-1",
+            providers: [.apt(["libdbus-1-dev"])]
+        ),
+        // Model, store, decay, XDG paths, config, import/export.
+        .target(
+            name: "EngramCore",
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "TOMLKit", package: "TOMLKit"),
+                .product(name: "Yams", package: "Yams"),
+            ]
+        ),
+        // The Xapian full-text index: outbox applier, search, expiry, rebuild.
+        .target(name: "Indexer", dependencies: ["CXapian", "EngramCore"]),
+        // A typed Swift layer over libdbus-1.
+        .target(name: "DBus", dependencies: ["CDBus"]),
+        // Widget feeds and their per-sink renderers.
+        .target(name: "Feeds", dependencies: ["EngramCore"]),
+        // Live, updating freedesktop notifications.
+        .target(name: "Notifier", dependencies: ["DBus", "EngramCore"]),
+        .executableTarget(
+            name: "engram",
+            dependencies: [
+                "EngramCore", "Indexer", "Feeds", "Notifier", "DBus",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(name: "EngramCoreTests", dependencies: ["EngramCore"]),
+        .testTarget(name: "IndexerTests", dependencies: ["Indexer", "EngramCore", "CXapian"]),
+        .testTarget(name: "DBusTests", dependencies: ["DBus"]),
+        .testTarget(name: "FeedsTests", dependencies: ["Feeds", "EngramCore"], resources: [.copy("Golden")]),
+        .testTarget(name: "EngramTests", dependencies: ["EngramCore", "Indexer"]),
+    ],
+    swiftLanguageModes: [.v6],
+    cxxLanguageStandard: .cxx17
+)

@@ -1,0 +1,3 @@
+#ifndef CXAPIAN_H
+#define CXAPIAN_H
+#endif
