@@ -1,0 +1,30 @@
+/// The kinds of memory a person keeps.
+public enum MemoryType: String, Codable, Sendable, CaseIterable, Comparable {
+    case note, idea, task, quote, learning
+
+    /// A plural, human label ("notes", "ideas", …).
+    public var plural: String {
+        switch self {
+        case .note: "notes"
+        case .idea: "ideas"
+        case .task: "tasks"
+        case .quote: "quotes"
+        case .learning: "learnings"
+        }
+    }
+
+    /// The freedesktop icon name used for this kind in search results and notifications.
+    public var iconName: String {
+        switch self {
+        case .note: "text-x-generic"
+        case .idea: "dialog-information"
+        case .task: "task-due"
+        case .quote: "format-text-blockquote"
+        case .learning: "accessories-dictionary"
+        }
+    }
+
+    public static func < (a: MemoryType, b: MemoryType) -> Bool {
+        allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+    }
+}

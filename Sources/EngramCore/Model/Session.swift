@@ -1,0 +1,64 @@
+import Foundation
+import GRDB
+
+/// A live capture or learning session, whose state machine is kept in the store.
+public struct Session: Codable, Sendable, Equatable, Identifiable, FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "session"
+
+    /// What the session is for.
+    public enum Kind: String, Codable, Sendable { case capture, learning }
+
+    /// Where the session is in its life.
+    public enum State: String, Codable, Sendable { case running, paused, stopped, completed }
+
+    public var id: String
+    public var kind: Kind
+    public var title: String
+    public var curriculumID: String?
+    public var topicID: String?
+    public var state: State
+    public var started: Date
+    /// When the current running stretch began; nil while paused or ended.
+    public var resumed: Date?
+    /// Seconds accumulated over earlier running stretches.
+    public var accumulatedSeconds: Double
+    public var ended: Date?
+    public var progressDone: Int
+    public var progressTotal: Int
+    public var updated: Date
+
+    /// Columns of the `session` table.
+    public enum Columns {
+        public static let id = Column(CodingKeys.id)
+        public static let state = Column(CodingKeys.state)
+        public static let started = Column(CodingKeys.started)
+        public static let kind = Column(CodingKeys.kind)
+    }
+
+    /// Creates a session.
+    public init(id: String, kind: Kind, title: String, curriculumID: String? = nil, topicID: String? = nil,
+                state: State = .running, started: Date, resumed: Date? = nil, accumulatedSeconds: Double = 0,
+                ended: Date? = nil, progressDone: Int = 0, progressTotal: Int = 0, updated: Date? = nil) {
+        self.id = id
+        self.kind = kind
+        self.title = title
+        self.curriculumID = curriculumID
+        self.topicID = topicID
+        self.state = state
+        self.started = started
+        self.resumed = resumed ?? (state == .running ? started : nil)
+        self.accumulatedSeconds = accumulatedSeconds
+        self.ended = ended
+        self.progressDone = progressDone
+        self.progressTotal = progressTotal
+        self.updated = updated ?? started
+    }
+
+    /// Seconds spent running, up to `now`.
+    public func elapsed(at now: Date) -> Double {
+        accumulatedSeconds + (resumed.map { max(0, now.timeIntervalSince($0)) } ?? 0)
+    }
+
+    /// Whether the session is still going (running or paused).
+    public var isActive: Bool { state == .running || state == .paused }
+}

@@ -1,0 +1,105 @@
+import GRDB
+
+/// The store's schema, one named migration at a time; a shipped migration is never edited.
+enum Migrations {
+    static func register(in migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("v1-initial") { db in
+            try db.execute(sql: """
+                CREATE TABLE memory (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    content TEXT NOT NULL,
+                    type TEXT NOT NULL CHECK (type IN ('note','idea','task','quote','learning')),
+                    tags TEXT NOT NULL DEFAULT '[]',
+                    context TEXT,
+                    created DATETIME NOT NULL,
+                    updated DATETIME NOT NULL,
+                    lastReinforced DATETIME NOT NULL,
+                    useCount INTEGER NOT NULL DEFAULT 0,
+                    pinned BOOLEAN NOT NULL DEFAULT 0,
+                    source TEXT
+                );
+                CREATE INDEX memory_created ON memory(created);
+                CREATE INDEX memory_lastReinforced ON memory(lastReinforced);
+
+                CREATE TABLE link (
+                    fromID TEXT NOT NULL REFERENCES memory(id) ON DELETE CASCADE,
+                    toID TEXT NOT NULL REFERENCES memory(id) ON DELETE CASCADE,
+                    origin TEXT NOT NULL CHECK (origin IN ('auto','manual')),
+                    weight REAL NOT NULL,
+                    created DATETIME NOT NULL,
+                    PRIMARY KEY (fromID, toID),
+                    CHECK (fromID < toID)
+                );
+                CREATE INDEX link_toID ON link(toID);
+
+                CREATE TABLE curriculum (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    title TEXT NOT NULL,
+                    description TEXT NOT NULL DEFAULT '',
+                    created DATETIME NOT NULL,
+                    updated DATETIME NOT NULL,
+                    source TEXT
+                );
+
+                CREATE TABLE topic (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    curriculumID TEXT NOT NULL REFERENCES curriculum(id) ON DELETE CASCADE,
+                    position INTEGER NOT NULL,
+                    title TEXT NOT NULL,
+                    notes TEXT NOT NULL DEFAULT '',
+                    flagged BOOLEAN NOT NULL DEFAULT 0,
+                    done BOOLEAN NOT NULL DEFAULT 0,
+                    created DATETIME NOT NULL,
+                    updated DATETIME NOT NULL
+                );
+                CREATE INDEX topic_curriculum ON topic(curriculumID, position);
+
+                CREATE TABLE session (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    kind TEXT NOT NULL CHECK (kind IN ('capture','learning')),
+                    title TEXT NOT NULL,
+                    curriculumID TEXT REFERENCES curriculum(id) ON DELETE SET NULL,
+                    topicID TEXT REFERENCES topic(id) ON DELETE SET NULL,
+                    state TEXT NOT NULL CHECK (state IN ('running','paused','stopped','completed')),
+                    started DATETIME NOT NULL,
+                    resumed DATETIME,
+                    accumulatedSeconds REAL NOT NULL DEFAULT 0,
+                    ended DATETIME,
+                    progressDone INTEGER NOT NULL DEFAULT 0,
+                    progressTotal INTEGER NOT NULL DEFAULT 0,
+                    updated DATETIME NOT NULL
+                );
+                CREATE INDEX session_state ON session(state);
+
+                CREATE TABLE activity (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    at DATETIME NOT NULL,
+                    action TEXT NOT NULL,
+                    memoryID TEXT,
+                    detail TEXT,
+                    source TEXT
+                );
+                CREATE INDEX activity_at ON activity(at);
+                CREATE INDEX activity_memory ON activity(memoryID);
+
+                CREATE TABLE outbox (
+                    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                    kind TEXT NOT NULL CHECK (kind IN ('memory','curriculum','topic')),
+                    itemID TEXT NOT NULL,
+                    at DATETIME NOT NULL
+                );
+
+                CREATE TABLE request (
+                    requestID TEXT PRIMARY KEY NOT NULL,
+                    memoryID TEXT NOT NULL,
+                    at DATETIME NOT NULL
+                );
+
+                CREATE TABLE setting (
+                    key TEXT PRIMARY KEY NOT NULL,
+                    value TEXT NOT NULL
+                );
+                """)
+        }
+    }
+}

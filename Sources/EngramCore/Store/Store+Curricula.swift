@@ -1,0 +1,71 @@
+import Foundation
+import GRDB
+
+extension Store {
+    /// Inserts or replaces a curriculum and its topics (topics not listed are removed), with outbox rows.
+    public func upsertCurriculum(_ curriculum: Curriculum, topics: [Topic]) throws {
+        guard Identifier.isValid(curriculum.id) else {
+            throw EngramError.invalidInput("curriculum id '\(curriculum.id)' must be 1–64 letters, digits, '-', '_' or '.'")
+        }
+        for t in topics where !Identifier.isValid(t.id) {
+            throw EngramError.invalidInput("topic id '\(t.id)' must be 1–64 letters, digits, '-', '_' or '.'")
+        }
+        let now = clock()
+        try write("save the curriculum") { db in
+            try curriculum.upsert(db)
+            try Store.enqueue(db, .curriculum, curriculum.id, at: now)
+            let keep = Set(topics.map(\.id))
+            let old = try String.fetchAll(db, sql: "SELECT id FROM topic WHERE curriculumID = ?", arguments: [curriculum.id])
+            for id in old where !keep.contains(id) {
+                try db.execute(sql: "DELETE FROM topic WHERE id = ?", arguments: [id])
+                try Store.enqueue(db, .topic, id, at: now)
+            }
+            for t in topics {
+                if let owner = try String.fetchOne(db, sql: "SELECT curriculumID FROM topic WHERE id = ?", arguments: [t.id]), owner != curriculum.id {
+                    throw EngramError.invalidInput("topic id '\(t.id)' already belongs to curriculum '\(owner)'")
+                }
+                try t.upsert(db)
+                try Store.enqueue(db, .topic, t.id, at: now)
+            }
+        }
+    }
+
+    /// Every curriculum, by title.
+    public func curricula() throws -> [Curriculum] {
+        try read { db in try Curriculum.order(Curriculum.Columns.title).fetchAll(db) }
+    }
+
+    /// The curriculum with `id`, or nil.
+    public func curriculum(id: String) throws -> Curriculum? {
+        try read { db in try Curriculum.fetchOne(db, key: id) }
+    }
+
+    /// The topics of a curriculum, in order.
+    public func topics(of curriculumID: String) throws -> [Topic] {
+        try read { db in
+            try Topic.filter(Topic.Columns.curriculumID == curriculumID).order(Topic.Columns.position).fetchAll(db)
+        }
+    }
+
+    /// The topic with `id`, or nil.
+    public func topic(id: String) throws -> Topic? {
+        try read { db in try Topic.fetchOne(db, key: id) }
+    }
+
+    /// Every topic, by curriculum and position.
+    public func allTopics() throws -> [Topic] {
+        try read { db in try Topic.order(Topic.Columns.curriculumID, Topic.Columns.position).fetchAll(db) }
+    }
+
+    /// Marks a topic done or not done.
+    public func setTopicDone(id: String, _ done: Bool) throws {
+        let now = clock()
+        try write("update the topic") { db in
+            guard var t = try Topic.fetchOne(db, key: id) else { throw EngramError.notFound("no topic with id '\(id)'") }
+            t.done = done
+            t.updated = now
+            try t.update(db)
+            try Store.enqueue(db, .topic, id, at: now)
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import GRDB
+
+extension Store {
+    /// Links two memories (either order); an existing link keeps the stronger weight and a manual origin wins.
+    public func link(_ a: String, _ b: String, origin: LinkOrigin, weight: Double = 1) throws {
+        guard a != b else { throw EngramError.invalidInput("a memory cannot be linked to itself") }
+        let now = clock()
+        try write("link the memories") { db in try Store.link(db, a, b, origin: origin, weight: weight, at: now) }
+    }
+
+    static func link(_ db: Database, _ a: String, _ b: String, origin: LinkOrigin, weight: Double, at: Date) throws {
+        let (from, to) = a < b ? (a, b) : (b, a)
+        for id in [from, to] where try !Memory.exists(db, key: id) {
+            throw EngramError.notFound("no memory with id '\(id)' to link")
+        }
+        try db.execute(sql: """
+            INSERT INTO link(fromID, toID, origin, weight, created) VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT(fromID, toID) DO UPDATE SET
+              weight = max(weight, excluded.weight),
+              origin = CASE WHEN link.origin = 'manual' OR excluded.origin = 'manual' THEN 'manual' ELSE 'auto' END
+            """, arguments: [from, to, origin.rawValue, weight, at])
+    }
+
+    /// Adds links that were found automatically, skipping any whose ends no longer exist.
+    public func addAutoLinks(from id: String, to others: [(id: String, weight: Double)]) throws {
+        guard !others.isEmpty else { return }
+        let now = clock()
+        try write("link related memories") { db in
+            guard try Memory.exists(db, key: id) else { return }
+            for o in others where o.id != id {
+                guard try Memory.exists(db, key: o.id) else { continue }
+                try Store.link(db, id, o.id, origin: .auto, weight: o.weight, at: now)
+            }
+        }
+    }
+
+    /// Removes the link between two memories; returns whether there was one.
+    @discardableResult
+    public func unlink(_ a: String, _ b: String) throws -> Bool {
+        let (from, to) = a < b ? (a, b) : (b, a)
+        return try write("unlink the memories") { db in
+            try db.execute(sql: "DELETE FROM link WHERE fromID = ? AND toID = ?", arguments: [from, to])
+            return db.changesCount > 0
+        }
+    }
+
+    /// The links touching `id`, strongest first.
+    public func links(of id: String) throws -> [MemoryLink] {
+        try read { db in
+            try MemoryLink.filter(MemoryLink.Columns.fromID == id || MemoryLink.Columns.toID == id)
+                .order(MemoryLink.Columns.weight.desc).fetchAll(db)
+        }
+    }
+
+    /// Every link, for export.
+    public func allLinks() throws -> [MemoryLink] {
+        try read { db in try MemoryLink.order(MemoryLink.Columns.fromID, MemoryLink.Columns.toID).fetchAll(db) }
+    }
+
+    /// Inserts links in bulk (import); links whose ends are missing are counted, not fatal.
+    @discardableResult
+    public func importLinks(_ links: [MemoryLink]) throws -> Int {
+        try write("import links") { db in
+            var skipped = 0
+            for l in links {
+                guard l.fromID != l.toID, try Memory.exists(db, key: l.fromID), try Memory.exists(db, key: l.toID) else { skipped += 1; continue }
+                try Store.link(db, l.fromID, l.toID, origin: l.origin, weight: l.weight, at: l.created)
+            }
+            return skipped
+        }
+    }
+}

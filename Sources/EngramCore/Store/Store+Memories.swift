@@ -1,0 +1,167 @@
+import Foundation
+import GRDB
+
+/// The outcome of a capture.
+public struct RememberResult: Sendable, Equatable {
+    /// The memory as stored.
+    public var memory: Memory
+    /// False when a retry with the same request id found the memory already stored.
+    public var created: Bool
+}
+
+extension Store {
+    /// Stores a new memory with its outbox row; a repeated `requestID` returns the first memory instead of storing twice.
+    public func remember(_ draft: MemoryDraft, requestID: String? = nil) throws -> RememberResult {
+        let content = draft.content
+        guard !content.allSatisfy({ $0.isWhitespace }) else {
+            throw EngramError.invalidInput("nothing to remember: the text is empty")
+        }
+        guard content.utf8.count <= Store.maxContentBytes else {
+            throw EngramError.invalidInput("this note is \(content.utf8.count / 1024) KiB; Engram keeps notes up to \(Store.maxContentBytes / 1024 / 1024) MiB. Split it, or import it as a folder of Markdown notes.")
+        }
+        if let c = draft.context, !c.isEmpty, !Identifier.isValid(c) {
+            throw EngramError.invalidInput("context '\(c)' must be letters, digits, '-', '_' or '.'")
+        }
+        if let r = requestID, r.utf8.count > 256 {
+            throw EngramError.invalidInput("request id is longer than 256 bytes")
+        }
+        let now = clock()
+        return try write("save the memory") { db in
+            if let r = requestID, !r.isEmpty,
+               let existing = try String.fetchOne(db, sql: "SELECT memoryID FROM request WHERE requestID = ?", arguments: [r]),
+               let memory = try Memory.fetchOne(db, key: existing) {
+                return RememberResult(memory: memory, created: false)
+            }
+            var id = Identifier.make()
+            while try Memory.exists(db, key: id) { id = Identifier.make() }
+            let memory = Memory(id: id, content: content, type: draft.type, tags: TextInput.normalizeTags(draft.tags),
+                                context: (draft.context?.isEmpty ?? true) ? nil : draft.context, created: now,
+                                pinned: draft.pinned, source: draft.source)
+            try memory.insert(db)
+            try Store.enqueue(db, .memory, id, at: now)
+            try Store.log(db, .remember, memoryID: id, source: draft.source, at: now)
+            if let r = requestID, !r.isEmpty {
+                try db.execute(sql: "INSERT INTO request(requestID, memoryID, at) VALUES (?, ?, ?)", arguments: [r, id, now])
+            }
+            return RememberResult(memory: memory, created: true)
+        }
+    }
+
+    /// The memory with `id`, or nil.
+    public func memory(id: String) throws -> Memory? {
+        try read { db in try Memory.fetchOne(db, key: id) }
+    }
+
+    /// The memory with `id`, or a not-found error that says how to find one.
+    public func requireMemory(id: String) throws -> Memory {
+        guard let m = try memory(id: id) else {
+            throw EngramError.notFound("no memory with id '\(id)'; `engram search` shows ids")
+        }
+        return m
+    }
+
+    /// The memories with these ids, in the given order, skipping unknown ids.
+    public func memories(ids: [String]) throws -> [Memory] {
+        let found = try read { db in try Memory.fetchAll(db, keys: ids) }
+        let byID = Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        return ids.compactMap { byID[$0] }
+    }
+
+    /// Every memory, oldest first.
+    public func allMemories() throws -> [Memory] {
+        try read { db in try Memory.order(Memory.Columns.created, Memory.Columns.id).fetchAll(db) }
+    }
+
+    /// The most recently created memories.
+    public func recentMemories(limit: Int) throws -> [Memory] {
+        try read { db in try Memory.order(Memory.Columns.created.desc, Memory.Columns.id.desc).limit(limit).fetchAll(db) }
+    }
+
+    /// How many memories are stored.
+    public func memoryCount() throws -> Int {
+        try read { db in try Memory.fetchCount(db) }
+    }
+
+    /// Strengthens a memory because it was opened, activated or reviewed; logs the use.
+    @discardableResult
+    public func reinforce(id: String, action: Activity.Action, source: String? = nil) throws -> Memory {
+        let now = clock()
+        return try write("record the use of the memory") { db in
+            guard var m = try Memory.fetchOne(db, key: id) else {
+                throw EngramError.notFound("no memory with id '\(id)'")
+            }
+            if action.reinforces {
+                m.useCount += 1
+                m.lastReinforced = now
+                try m.update(db)
+                try Store.enqueue(db, .memory, id, at: now)
+            }
+            try Store.log(db, action, memoryID: id, source: source, at: now)
+            return m
+        }
+    }
+
+    /// Adds and removes tags; returns the memory as stored.
+    @discardableResult
+    public func retag(id: String, add: [String] = [], remove: [String] = []) throws -> Memory {
+        let now = clock()
+        return try write("change the tags") { db in
+            guard var m = try Memory.fetchOne(db, key: id) else { throw EngramError.notFound("no memory with id '\(id)'") }
+            let drop = Set(TextInput.normalizeTags(remove))
+            m.tags = TextInput.normalizeTags(m.tags.filter { !drop.contains($0) } + add)
+            m.updated = now
+            try m.update(db)
+            try Store.enqueue(db, .memory, id, at: now)
+            try Store.log(db, .tag, memoryID: id, at: now)
+            return m
+        }
+    }
+
+    /// Pins or unpins a memory: pinned memories never fade from search.
+    @discardableResult
+    public func setPinned(id: String, _ pinned: Bool) throws -> Memory {
+        let now = clock()
+        return try write("pin the memory") { db in
+            guard var m = try Memory.fetchOne(db, key: id) else { throw EngramError.notFound("no memory with id '\(id)'") }
+            m.pinned = pinned
+            m.updated = now
+            if pinned { m.lastReinforced = now }
+            try m.update(db)
+            try Store.enqueue(db, .memory, id, at: now)
+            try Store.log(db, .pin, memoryID: id, at: now)
+            return m
+        }
+    }
+
+    /// Removes a memory for good: its row, links, activity and request rows; the index follows through the outbox.
+    @discardableResult
+    public func forget(id: String) throws -> Memory {
+        let now = clock()
+        return try write("forget the memory") { db in
+            guard let m = try Memory.fetchOne(db, key: id) else { throw EngramError.notFound("no memory with id '\(id)'") }
+            _ = try m.delete(db)
+            try db.execute(sql: "DELETE FROM activity WHERE memoryID = ?", arguments: [id])
+            try db.execute(sql: "DELETE FROM request WHERE memoryID = ?", arguments: [id])
+            try Store.enqueue(db, .memory, id, at: now)
+            return m
+        }
+    }
+
+    /// Inserts or replaces whole memories (import), each with its outbox row, in chunks; `progress` gets (done, total).
+    public func upsertMemories(_ memories: [Memory], chunk: Int = 2000, progress: ((Int, Int) -> Void)? = nil) throws {
+        var done = 0
+        for start in stride(from: 0, to: memories.count, by: max(1, chunk)) {
+            let slice = memories[start..<min(start + chunk, memories.count)]
+            let now = clock()
+            try write("import memories") { db in
+                for var m in slice {
+                    m.tags = TextInput.normalizeTags(m.tags)
+                    try m.upsert(db)
+                    try Store.enqueue(db, .memory, m.id, at: now)
+                }
+            }
+            done += slice.count
+            progress?(done, memories.count)
+        }
+    }
+}

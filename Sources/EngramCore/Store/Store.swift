@@ -1,0 +1,111 @@
+import Foundation
+import GRDB
+
+/// The source of truth: memories, links, curricula, sessions, activity and the index outbox, in SQLite.
+///
+/// Every change is written in one transaction together with its outbox row, so the index can always
+/// catch up with (or be rebuilt from) the store.
+public final class Store: Sendable {
+    /// The database (WAL mode; readers never block the writer).
+    public let database: DatabasePool
+    /// Where the store lives.
+    public let path: String
+    /// The clock every timestamp comes from (tests pass a fixed one).
+    public let clock: @Sendable () -> Date
+
+    /// The largest note accepted, in bytes of UTF-8.
+    public static let maxContentBytes = 4 * 1024 * 1024
+
+    /// Opens (creating if needed) the store at `path`, private to the user, and migrates it.
+    public init(path: String, readOnly: Bool = false, clock: @escaping @Sendable () -> Date = { Date() }) throws {
+        self.path = path
+        self.clock = clock
+        let dir = (path as NSString).deletingLastPathComponent
+        if !readOnly {
+            try EngramPaths.ensurePrivateDirectory(dir)
+            // Create the file 0600 first: SQLite gives the -wal and -shm files the same mode.
+            let fd = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
+            if fd < 0 {
+                throw EngramError.store("cannot open the store at \(path): \(String(cString: strerror(errno)))")
+            }
+            close(fd)
+        } else if !FileManager.default.fileExists(atPath: path) {
+            throw EngramError.notFound("no Engram store at \(path) yet; capture something with `engram remember` or run `engram import`")
+        }
+        var config = Configuration()
+        config.readonly = readOnly
+        config.busyMode = .timeout(10)
+        config.foreignKeysEnabled = true
+        config.journalMode = .wal
+        config.label = "engram"
+        config.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        do {
+            database = try DatabasePool(path: path, configuration: config)
+            if !readOnly {
+                var migrator = DatabaseMigrator()
+                Migrations.register(in: &migrator)
+                try migrator.migrate(database)
+                EngramPaths.tightenFiles(in: dir)
+            }
+        } catch let e as DatabaseError {
+            throw Store.map(e, doing: "open the store at \(path)")
+        }
+    }
+
+    /// Opens the store of `paths`.
+    public convenience init(paths: EngramPaths, readOnly: Bool = false) throws {
+        try self.init(path: paths.storePath, readOnly: readOnly)
+    }
+
+    /// Runs `body` in one write transaction, mapping SQLite errors to clear messages.
+    public func write<T>(_ what: String, _ body: (Database) throws -> T) throws -> T {
+        do {
+            return try database.write(body)
+        } catch let e as DatabaseError {
+            throw Store.map(e, doing: what)
+        }
+    }
+
+    /// Runs `body` in one read transaction.
+    public func read<T>(_ body: (Database) throws -> T) throws -> T {
+        do {
+            return try database.read(body)
+        } catch let e as DatabaseError {
+            throw Store.map(e, doing: "read the store")
+        }
+    }
+
+    /// Turns a SQLite error into a sentence a person can act on.
+    static func map(_ e: DatabaseError, doing what: String) -> EngramError {
+        switch e.resultCode {
+        case .SQLITE_FULL:
+            return .store("cannot \(what): the disk is full; nothing was saved. Free some space and try again.")
+        case .SQLITE_READONLY:
+            return .store("cannot \(what): the data folder is read-only; nothing was saved.")
+        case .SQLITE_BUSY, .SQLITE_LOCKED:
+            return .store("cannot \(what): the store stayed busy for 10 s; nothing was saved. Try again.")
+        case .SQLITE_CORRUPT, .SQLITE_NOTADB:
+            return .store("cannot \(what): the store file is damaged (\(e.message ?? "corrupt")). Restore it from a backup or an `engram export`.")
+        case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_AUTH:
+            return .store("cannot \(what): \(e.message ?? "permission denied").")
+        case .SQLITE_IOERR:
+            return .store("cannot \(what): input/output error (\(e.message ?? "")); nothing was saved.")
+        default:
+            return .store("cannot \(what): \(e.message ?? "\(e.resultCode)")")
+        }
+    }
+
+    /// Appends an outbox row for `itemID`: the index will re-read that item.
+    static func enqueue(_ db: Database, _ kind: OutboxEntry.Kind, _ itemID: String, at: Date) throws {
+        var entry = OutboxEntry(kind: kind, itemID: itemID, at: at)
+        try entry.insert(db)
+    }
+
+    /// Appends an activity row.
+    static func log(_ db: Database, _ action: Activity.Action, memoryID: String? = nil, detail: String? = nil, source: String? = nil, at: Date) throws {
+        var a = Activity(at: at, action: action, memoryID: memoryID, detail: detail, source: source)
+        try a.insert(db)
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import TOMLKit
+
+/// Settings read from `config.toml`; every key is optional and has a sensible default.
+public struct EngramConfig: Sendable, Equatable {
+    /// The forgetting curve.
+    public var decay = DecayModel.standard
+    /// How strongly freshness weighs against text relevance in search.
+    public var searchDecayWeight = 1.0
+    /// Results shown by default.
+    public var searchLimit = 10
+    /// Outbox entries applied per index commit.
+    public var indexBatchSize = 1000
+    /// New memories are linked to at most this many related ones (0 turns auto-linking off).
+    public var autoLinkCount = 3
+    /// The minimum relatedness (0…1) for an automatic link.
+    public var autoLinkMinScore = 0.35
+    /// Integrations that may run (all on by default): "gnome", "krunner", "feeds", "notifications".
+    public var disabledIntegrations: Set<String> = []
+    /// The raw document, for sections other modules own (shortcuts, phrases).
+    public var rawTOML: String = ""
+
+    /// The defaults.
+    public init() {}
+
+    /// Loads `path`; a missing file gives the defaults, a malformed one a clear error.
+    public static func load(from path: String) throws -> EngramConfig {
+        guard FileManager.default.fileExists(atPath: path) else { return EngramConfig() }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw EngramError.config("cannot read \(path)")
+        }
+        let text = try TextInput.decode(data, what: path)
+        return try parse(text, origin: path)
+    }
+
+    /// Parses TOML text.
+    public static func parse(_ text: String, origin: String = "config.toml") throws -> EngramConfig {
+        let table: TOMLTable
+        do {
+            table = try TOMLTable(string: text)
+        } catch let e as TOMLParseError {
+            throw EngramError.config("\(origin):\(e.source.begin.line):\(e.source.begin.column): \(e.description)")
+        } catch {
+            throw EngramError.config("\(origin): \(error)")
+        }
+        var c = EngramConfig()
+        c.rawTOML = text
+        func number(_ v: TOMLValueConvertible?) -> Double? {
+            if let d = v?.double { return d }
+            if let i = v?.int { return Double(i) }
+            return nil
+        }
+        if let decay = table["decay"]?.table {
+            if let hl = decay["half_life_days"]?.table {
+                for (k, v) in hl {
+                    guard let t = MemoryType(rawValue: k) else {
+                        throw EngramError.config("\(origin): [decay.half_life_days] has unknown type '\(k)'; use one of \(MemoryType.allCases.map(\.rawValue).joined(separator: ", "))")
+                    }
+                    guard let d = number(v), d > 0 else { throw EngramError.config("\(origin): half_life_days.\(k) must be a positive number of days") }
+                    c.decay.halfLifeDays[t] = d
+                }
+            }
+            if let f = number(decay["reinforcement_factor"]) {
+                guard f >= 1 else { throw EngramError.config("\(origin): decay.reinforcement_factor must be ≥ 1") }
+                c.decay.reinforcementFactor = f
+            }
+        }
+        if let s = table["search"]?.table {
+            if let w = number(s["decay_weight"]) { c.searchDecayWeight = max(0, w) }
+            if let l = s["limit"]?.int { c.searchLimit = max(1, l) }
+        }
+        if let i = table["index"]?.table {
+            if let b = i["batch_size"]?.int { c.indexBatchSize = min(max(1, b), 100_000) }
+            if let n = i["auto_link"]?.int { c.autoLinkCount = max(0, n) }
+            if let m = number(i["auto_link_min_score"]) { c.autoLinkMinScore = min(max(0, m), 1) }
+        }
+        if let p = table["privacy"]?.table {
+            for key in ["gnome", "krunner", "feeds", "notifications"] where p[key]?.bool == false {
+                c.disabledIntegrations.insert(key)
+            }
+        }
+        return c
+    }
+}

@@ -1,0 +1,98 @@
+import EngramCore
+import Foundation
+
+/// One person's Engram: paths, config, store and index, with the operations every front end shares.
+public final class Library: @unchecked Sendable {
+    public let paths: EngramPaths
+    public let config: EngramConfig
+    public let store: Store
+
+    /// Opens the library at `paths` (creating the private data folder and store if needed).
+    public init(paths: EngramPaths, clock: @escaping @Sendable () -> Date = { Date() }) throws {
+        self.paths = paths
+        self.config = try EngramConfig.load(from: paths.configPath)
+        self.store = try Store(path: paths.storePath, clock: clock)
+    }
+
+    /// Whether an index has been built yet.
+    public var indexExists: Bool { FileManager.default.fileExists(atPath: paths.indexPath) }
+
+    /// The result of trying to apply the outbox.
+    public enum ApplyOutcome: Sendable, Equatable {
+        /// This process held the writer and applied what was pending.
+        case applied(ApplyReport)
+        /// Another process (usually the daemon) holds the writer; it will apply the outbox.
+        case busy
+    }
+
+    /// Applies pending captures to the index if no other process holds the writer; never waits for it.
+    public func applyPending(progress: ((Int, Int) -> Void)? = nil) throws -> ApplyOutcome {
+        let writer: IndexWriter
+        do {
+            writer = try IndexWriter.open(at: paths.indexPath, create: true)
+        } catch IndexError.locked {
+            return .busy
+        }
+        defer { writer.close() }
+        var applier = OutboxApplier(store: store, config: config)
+        applier.progress = progress
+        return .applied(try applier.apply(with: writer))
+    }
+
+    /// Opens a reader, building the index first when there is none, and rebuilding it when it is damaged.
+    public func openReader(notice: ((String) -> Void)? = nil) throws -> IndexReader {
+        if !indexExists { _ = try applyPending() }
+        do {
+            return try IndexReader.open(at: paths.indexPath)
+        } catch let e as IndexError {
+            switch e {
+            case .corrupt, .notFound, .io:
+                notice?("engram: the search index is missing or damaged (\(e)); rebuilding it from the store…")
+                _ = try rebuild()
+                return try IndexReader.open(at: paths.indexPath)
+            default:
+                throw e
+            }
+        }
+    }
+
+    /// Builds a fresh index from the store and swaps it in atomically; captures made meanwhile are applied after.
+    @discardableResult
+    public func rebuild(progress: ((Int, Int) -> Void)? = nil) throws -> ApplyReport {
+        // Hold the current writer (if any) so no one applies to the old generation while we rebuild.
+        let guardWriter = try? IndexWriter.open(at: paths.indexPath, create: false)
+        defer { guardWriter?.close() }
+        let snapshot = try store.indexSnapshot()
+        var docs: [IndexDocument] = []
+        docs.reserveCapacity(snapshot.memories.count + snapshot.curricula.count + snapshot.topics.count)
+        docs += snapshot.memories.map { StoreMapping.document(for: $0, decay: config.decay) }
+        docs += snapshot.curricula.map(StoreMapping.document(for:))
+        docs += snapshot.topics.map(StoreMapping.document(for:))
+        try IndexRebuilder.rebuild(at: paths.indexPath, documents: docs, lastAppliedSeq: snapshot.seq, progress: progress)
+        guardWriter?.close()
+        try? store.pruneOutbox(through: snapshot.seq)
+        var report = ApplyReport()
+        report.upserted = docs.count
+        report.lastSeq = snapshot.seq
+        if case .applied(let more) = try applyPending() {
+            report.applied = more.applied
+            report.lastSeq = max(report.lastSeq, more.lastSeq)
+        }
+        return report
+    }
+
+    /// Removes faded items from the index now (they are already hidden from search); nil if the writer is busy.
+    public func sweepExpired() throws -> Int? {
+        let writer: IndexWriter
+        do {
+            writer = try IndexWriter.open(at: paths.indexPath, create: true)
+        } catch IndexError.locked {
+            return nil
+        }
+        defer { writer.close() }
+        _ = try OutboxApplier(store: store, config: config).apply(with: writer)
+        let removed = try writer.sweepExpired(now: store.clock())
+        try writer.commit(lastAppliedSeq: try writer.lastAppliedSeq())
+        return removed.count
+    }
+}

@@ -1,0 +1,22 @@
+import ArgumentParser
+
+/// The `engram` command: memories and learning, close at hand on the Linux desktop.
+@main
+struct EngramCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "engram",
+        abstract: "Keep your memories and learning close at hand on the Linux desktop.",
+        discussion: """
+            Data lives in $XDG_DATA_HOME/engram (override with ENGRAM_DATA_DIR), config in \
+            $XDG_CONFIG_HOME/engram/config.toml.
+
+            Exit status: 0 success, 1 no results, 64 usage error, 65 bad input, 66 not found, \
+            74 input/output error, 75 temporarily busy, 78 bad config.
+            """,
+        version: "0.1.0",
+        subcommands: [
+            RememberCommand.self, SearchCommand.self, ShowCommand.self, RelatedCommand.self,
+            TagCommand.self, UntagCommand.self, PinCommand.self, ForgetCommand.self,
+            ImportCommand.self, ExportCommand.self, IndexCommand.self, StatsCommand.self,
+        ])
+}

@@ -1,0 +1,39 @@
+import ArgumentParser
+import EngramCore
+import Foundation
+import Indexer
+
+/// `engram forget`: remove a memory from the store, the index and its spelling data.
+struct ForgetCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "forget",
+        abstract: "Forget a memory for good.",
+        discussion: "Removes it from the store, the search index, its spelling data and the activity log.")
+
+    @OptionGroup var global: GlobalOptions
+
+    @Flag(name: .shortAndLong, help: "Do not ask for confirmation.")
+    var yes = false
+
+    @Argument(help: "The memory's id.")
+    var id: String
+
+    func run() throws {
+        try Terminal.reporting {
+            let library = try global.library()
+            let m = try library.store.requireMemory(id: id)
+            if !yes && isatty(0) == 1 {
+                Terminal.write("Forget “\(Terminal.safe(Format.truncate(m.title, 60)))”? This cannot be undone. [y/N] ")
+                guard let answer = readLine(), answer.lowercased().hasPrefix("y") else {
+                    print("Kept \(m.id).")
+                    return
+                }
+            }
+            try library.store.forget(id: id)
+            switch try library.applyPending() {
+            case .applied: print("Forgot \(m.id).")
+            case .busy: print("Forgot \(m.id); it leaves the search index in a moment.")
+            }
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import ArgumentParser
+import EngramCore
+import Foundation
+import Indexer
+
+/// `engram index`: look after the search index.
+struct IndexCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "index",
+        abstract: "Rebuild, sweep or inspect the search index.",
+        subcommands: [Rebuild.self, Expire.self, Status.self])
+
+    /// `engram index rebuild`.
+    struct Rebuild: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Build a fresh index from the store and swap it in.")
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            try Terminal.reporting {
+                let library = try global.library()
+                let start = Date()
+                let report = try library.rebuild(progress: Terminal.progress("Indexing"))
+                print("Rebuilt the index: \(report.upserted) items in \(String(format: "%.1f", Date().timeIntervalSince(start))) s.")
+            }
+        }
+    }
+
+    /// `engram index expire`.
+    struct Expire: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Remove faded memories from the index now (they stay in the store).")
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            try Terminal.reporting {
+                let library = try global.library()
+                guard let n = try library.sweepExpired() else {
+                    print("The daemon holds the index; it sweeps faded memories on its own.")
+                    return
+                }
+                print("Swept \(n) faded item\(n == 1 ? "" : "s") from the index.")
+            }
+        }
+    }
+
+    /// `engram index status`.
+    struct Status: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show the index's size and whether it is up to date.")
+        @OptionGroup var global: GlobalOptions
+        @Flag(help: "Print as JSON.") var json = false
+
+        func run() throws {
+            try Terminal.reporting {
+                let library = try global.library()
+                let s = try library.status()
+                if json { try Terminal.printJSON(s); return }
+                guard s.exists else {
+                    print("No index yet (\(s.pending) changes waiting). `engram index rebuild` builds it.")
+                    return
+                }
+                print("Index: \(s.path)")
+                print("Items: \(s.documents) (\(s.memories) memories; \(s.storeMemories) in the store, the rest faded or pending)")
+                print("Applied through change #\(s.lastAppliedSeq); \(s.pending == 0 ? "up to date" : "\(s.pending) changes waiting")")
+            }
+        }
+    }
+}

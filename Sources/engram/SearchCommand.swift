@@ -1,0 +1,129 @@
+import ArgumentParser
+import EngramCore
+import Foundation
+import Indexer
+
+/// `engram search`: full-text search with snippets.
+struct SearchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "search",
+        abstract: "Search memories, curricula and topics.",
+        discussion: """
+            Words are ANDed; the last word matches as a prefix. Use "quoted phrases", OR, NOT, \
+            tag:NAME, type:idea, ctx:work, in:CURRICULUM, title:WORD and created:2026-01-01..2026-06-30.
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(name: .shortAndLong, help: "At most this many results.")
+    var limit: Int?
+
+    @Flag(help: "Include memories that have faded from search.")
+    var all = false
+
+    @Option(help: "Only memories, curricula or topics (repeatable).")
+    var kind: [IndexKind] = []
+
+    @Flag(help: "Print results as JSON (schema version 1).")
+    var json = false
+
+    @Argument(help: "The query.")
+    var query: [String]
+
+    func validate() throws {
+        if let l = limit, l < 1 || l > 10_000 { throw ValidationError("--limit must be between 1 and 10000") }
+        if query.joined().allSatisfy(\.isWhitespace) { throw ValidationError("give something to search for") }
+    }
+
+    func run() throws {
+        try Terminal.reporting {
+            let library = try global.library()
+            var request = SearchRequest(query: query.joined(separator: " "))
+            request.limit = limit ?? library.config.searchLimit
+            request.includeExpired = all
+            request.partial = false
+            request.decayWeight = library.config.searchDecayWeight
+            request.now = library.store.clock()
+            if !kind.isEmpty { request.kinds = Set(kind) }
+            let result = try library.search(request, includeFaded: all)
+            try? library.store.logSearch(request.query, source: "cli")
+            if json {
+                try Terminal.printJSON(SearchJSON(query: request.query, result: result))
+            } else {
+                SearchPrinter.print(result, query: request.query)
+            }
+            if result.hits.isEmpty && result.faded.isEmpty { throw ExitCode(1) }
+        }
+    }
+}
+
+extension IndexKind: ExpressibleByArgument {}
+
+/// Human-readable search output.
+enum SearchPrinter {
+    static func print(_ r: LibrarySearchResult, query: String) {
+        if let n = r.notice { Terminal.warn(n) }
+        if r.hits.isEmpty && r.faded.isEmpty {
+            var line = "No results for \(query)."
+            if let s = r.suggestion { line += " Did you mean: \(Terminal.safe(s))?" }
+            Swift.print(line)
+            return
+        }
+        for hit in r.hits {
+            var meta = [hit.kind == .memory ? (hit.type ?? "memory") : hit.kind.rawValue]
+            if !hit.tags.isEmpty { meta.append(hit.tags.joined(separator: ", ")) }
+            meta.append(Format.day(hit.created))
+            Swift.print(Terminal.styled(hit.id, .id) + "  " + Terminal.styled(Terminal.safe(Format.truncate(hit.title, 72)), .bold)
+                        + "  " + Terminal.styled(meta.joined(separator: " · "), .dim))
+            let snippet = Format.snippet(hit.snippet).replacingOccurrences(of: "\n", with: " ")
+            if !snippet.isEmpty && hit.snippet.plainText != hit.title { Swift.print("    " + snippet) }
+        }
+        for m in r.faded {
+            Swift.print(Terminal.styled(m.id, .id) + "  " + Terminal.safe(Format.truncate(m.title, 72))
+                        + "  " + Terminal.styled("\(m.type.rawValue) · faded", .dim))
+        }
+        var footer = "\(r.hits.count + r.faded.count) of about \(max(r.estimatedTotal, r.hits.count) + r.faded.count) results"
+        if let s = r.suggestion { footer += " · did you mean: \(Terminal.safe(s))?" }
+        Swift.print(Terminal.styled(footer, .dim))
+    }
+}
+
+/// Search results as `--json` prints them.
+struct SearchJSON: Encodable {
+    struct Hit: Encodable {
+        var kind: String
+        var id: String
+        var title: String
+        var type: String?
+        var tags: [String]
+        var context: String?
+        var curriculum: String?
+        var created: Date
+        var expires: Date?
+        var relevance: Double
+        var snippet: String
+        var highlights: [String]
+        var faded: Bool
+    }
+    var version = 1
+    var query: String
+    var total: Int
+    var suggestion: String?
+    var notice: String?
+    var results: [Hit]
+
+    init(query: String, result r: LibrarySearchResult) {
+        self.query = query
+        total = max(r.estimatedTotal, r.hits.count) + r.faded.count
+        suggestion = r.suggestion
+        notice = r.notice
+        results = r.hits.map { h in
+            Hit(kind: h.kind.rawValue, id: h.id, title: h.title, type: h.type, tags: h.tags, context: h.context,
+                curriculum: h.curriculumID, created: h.created, expires: h.expiry, relevance: (h.relevance * 1000).rounded() / 1000,
+                snippet: h.snippet.plainText, highlights: h.snippet.segments.filter(\.highlighted).map(\.text), faded: false)
+        } + r.faded.map { m in
+            Hit(kind: "memory", id: m.id, title: m.title, type: m.type.rawValue, tags: m.tags, context: m.context, curriculum: nil,
+                created: m.created, expires: nil, relevance: 0, snippet: String(m.content.prefix(160)), highlights: [], faded: true)
+        }
+    }
+}
