@@ -19,6 +19,7 @@ extension Store {
         guard content.utf8.count <= Store.maxContentBytes else {
             throw EngramError.invalidInput("this note is \(content.utf8.count / 1024) KiB; Engram keeps notes up to \(Store.maxContentBytes / 1024 / 1024) MiB. Split it, or import it as a folder of Markdown notes.")
         }
+        try TextInput.requireNoNUL(content, what: "the text")
         if let c = draft.context, !c.isEmpty, !Identifier.isValid(c) {
             throw EngramError.invalidInput("context '\(c)' must be letters, digits, '-', '_' or '.'")
         }
@@ -155,6 +156,7 @@ extension Store {
             let now = clock()
             try write("import memories") { db in
                 for var m in slice {
+                    try TextInput.requireNoNUL(m.content, what: "memory \(m.id)")
                     m.tags = TextInput.normalizeTags(m.tags)
                     try m.upsert(db)
                     try Store.enqueue(db, .memory, m.id, at: now)

@@ -26,6 +26,14 @@ public enum TextInput {
         return bytes.count
     }
 
+    /// Throws when `text` holds a NUL character, which SQLite text (and every desktop sink) would cut short.
+    public static func requireNoNUL(_ text: String, what: String) throws {
+        if let i = text.utf8.firstIndex(of: 0) {
+            let offset = text.utf8.distance(from: text.utf8.startIndex, to: i)
+            throw EngramError.invalidInput("\(what) contains a NUL byte at offset \(offset); Engram keeps text, not binary data. Remove it and try again; nothing was saved.")
+        }
+    }
+
     /// Normalises a tag: trimmed, lowercased, inner whitespace turned to `-`, a leading `#` dropped.
     public static func normalizeTag(_ tag: String) -> String {
         var t = tag.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()

@@ -114,6 +114,7 @@ public enum JSONLines {
                 let id = l.id ?? Identifier.make()
                 try check(id, "memory")
                 guard !l.content.allSatisfy(\.isWhitespace) else { throw EngramError.invalidInput("memory \(id) has no content") }
+                try TextInput.requireNoNUL(l.content, what: "memory \(id)")
                 let created = try date(l.created, "created", default: now)
                 let updated = try date(l.updated, "updated", default: created)
                 return .memory(Memory(id: id, content: l.content, type: l.type ?? .note, tags: l.tags ?? [], context: l.context,

@@ -1,0 +1,43 @@
+# Engram — `make run` to try it, `make test` to test it. Both install what is missing first.
+PREFIX ?= /usr/local
+SWIFT ?= swift
+BUILD ?= .build
+CONFIG ?= debug
+DEMO_DIR ?= $(CURDIR)/demo-data
+ENGRAM = $(BUILD)/$(CONFIG)/engram
+
+.PHONY: all deps build release run test test-unit test-e2e man completions install clean
+
+all: build
+
+deps:
+	@scripts/install-deps.sh
+
+build: deps
+	$(SWIFT) build -c $(CONFIG)
+
+release:
+	$(MAKE) build CONFIG=release
+
+run: build
+	@scripts/demo.sh "$(ENGRAM)" "$(DEMO_DIR)"
+
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build --parallel --num-workers 2
+	@scripts/e2e.sh "$(BUILD)/debug/engram"
+
+man: build
+	@mkdir -p $(BUILD)/man
+	$(ENGRAM) --experimental-dump-help > /dev/null
+	$(SWIFT) package --allow-writing-to-directory $(BUILD)/man plugin generate-manual --multi-page --output-directory $(BUILD)/man
+	@echo "man pages in $(BUILD)/man"
+
+completions: build
+	@mkdir -p $(BUILD)/completions
+	$(ENGRAM) --generate-completion-script bash > $(BUILD)/completions/engram.bash
+	$(ENGRAM) --generate-completion-script zsh > $(BUILD)/completions/_engram
+	$(ENGRAM) --generate-completion-script fish > $(BUILD)/completions/engram.fish
+
+clean:
+	rm -rf $(BUILD) $(DEMO_DIR)

@@ -1,0 +1,139 @@
+import Foundation
+import GRDB
+import Testing
+@testable import EngramCore
+
+@Suite struct StoreTests {
+    @Test func rememberStoresTheMemoryWithItsOutboxRowInOneGo() throws {
+        let dir = TempDir()
+        let store = try makeStore(dir)
+        let r = try store.remember(MemoryDraft(content: "Use `git worktree add` for a second checkout", type: .learning,
+                                               tags: ["Git", " #shell ", "git"], context: "work"))
+        #expect(r.created)
+        let back = try #require(try store.memory(id: r.memory.id))
+        #expect(back == r.memory)
+        #expect(back.tags == ["git", "shell"])
+        #expect(back.title == "Use `git worktree add` for a second checkout")
+        let batch = try store.outboxBatch(after: 0, limit: 10)
+        #expect(batch.entries.map(\.itemID) == [r.memory.id])
+        #expect(batch.memories[r.memory.id] == back)
+    }
+
+    @Test func aRetryWithTheSameRequestIDNeverStoresTwice() throws {
+        let dir = TempDir()
+        let store = try makeStore(dir)
+        let a = try store.remember(MemoryDraft(content: "Buy flour"), requestID: "voice-123")
+        let b = try store.remember(MemoryDraft(content: "Buy flour"), requestID: "voice-123")
+        #expect(a.created && !b.created)
+        #expect(a.memory.id == b.memory.id)
+        #expect(try store.memoryCount() == 1)
+    }
+
+    @Test func emptyAndOversizedNotesAreRefusedWithAClearMessage() throws {
+        let dir = TempDir()
+        let store = try makeStore(dir)
+        #expect(throws: EngramError.self) { try store.remember(MemoryDraft(content: "  \n ")) }
+        let huge = String(repeating: "a", count: Store.maxContentBytes + 1)
+        do {
+            _ = try store.remember(MemoryDraft(content: huge))
+            Issue.record("an oversized note was accepted")
+        } catch let e as EngramError {
+            #expect(e.description.contains("MiB"))
+        }
+        #expect(try store.memoryCount() == 0)
+        // A 1 MB note is fine.
+        let big = try store.remember(MemoryDraft(content: String(repeating: "word ", count: 200_000)))
+        #expect(try store.memory(id: big.memory.id)?.content.utf8.count == 1_000_000)
+    }
+
+    @Test func dataIsPrivate() throws {
+        let dir = TempDir()
+        let store = try makeStore(dir)
+        _ = try store.remember(MemoryDraft(content: "secret"))
+        var st = stat()
+        #expect(stat(dir.path + "/data", &st) == 0)
+        #expect(st.st_mode & 0o777 == 0o700)
+        for name in ["engram.sqlite", "engram.sqlite-wal", "engram.sqlite-shm"] {
+            guard stat(dir.path + "/data/" + name, &st) == 0 else { continue }
+            #expect(st.st_mode & 0o777 == 0o600, "\(name) is \(String(st.st_mode & 0o777, radix: 8))")
+        }
+    }
+
+    @Test func forgetRemovesTheMemoryItsLinksAndItsActivity() throws {
+        let dir = TempDir()
+        let store = try makeStore(dir)
+        let a = try store.remember(MemoryDraft(content: "Sourdough needs a lively starter")).memory
+        let b = try store.remember(MemoryDraft(content: "Feed the starter 1:5:5")).memory
+        try store.link(a.id, b.id, origin: .manual)
+        try store.reinforce(id: a.id, action: .open)
+        try store.forget(id: a.id)
+        #expect(try store.memory(id: a.id) == nil)
+        #expect(try store.links(of: b.id).isEmpty)
+        let traces = try store.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM activity WHERE memoryID = ?", arguments: [a.id]) }
+        #expect(traces == 0)
+        // The index learns of the removal through the outbox.
+        let batch = try store.outboxBatch(after: 0, limit: 100)
+        #expect(batch.entries.last?.itemID == a.id)
+        #expect(batch.memories[a.id] == nil)
+    }
+
+    @Test func reinforcingStrengthensAndLogs() throws {
+        let dir = TempDir()
+        let clock = TestClock()
+        let store = try makeStore(dir, clock: clock)
+        let m = try store.remember(MemoryDraft(content: "Stoics: focus on what you control")).memory
+        clock.advance(days: 10)
+        let r = try store.reinforce(id: m.id, action: .review)
+        #expect(r.useCount == 1)
+        #expect(r.lastReinforced == clock.now)
+        let searched = try store.reinforce(id: m.id, action: .search)
+        #expect(searched.useCount == 1, "a search listing is not a use")
+    }
+
+    @Test func linksAreUndirectedAndManualWins() throws {
+        let dir = TempDir()
+        let store = try makeStore(dir)
+        let a = try store.remember(MemoryDraft(content: "one")).memory
+        let b = try store.remember(MemoryDraft(content: "two")).memory
+        try store.link(b.id, a.id, origin: .auto, weight: 0.4)
+        try store.link(a.id, b.id, origin: .manual, weight: 0.2)
+        let links = try store.links(of: a.id)
+        #expect(links.count == 1)
+        #expect(links[0].origin == .manual)
+        #expect(links[0].weight == 0.4)
+        #expect(throws: EngramError.self) { try store.link(a.id, a.id, origin: .manual) }
+    }
+
+    @Test func curriculaKeepTopicOrderAndDropRemovedTopics() throws {
+        let dir = TempDir()
+        let store = try makeStore(dir)
+        let now = Date()
+        let c = Curriculum(id: "c1", title: "Rust", created: now)
+        try store.upsertCurriculum(c, topics: (1...3).map { Topic(id: "t\($0)", curriculumID: "c1", position: $0, title: "Topic \($0)", created: now) })
+        #expect(try store.topics(of: "c1").map(\.id) == ["t1", "t2", "t3"])
+        try store.upsertCurriculum(c, topics: [Topic(id: "t3", curriculumID: "c1", position: 1, title: "Topic 3", created: now)])
+        #expect(try store.topics(of: "c1").map(\.id) == ["t3"])
+        #expect(throws: EngramError.self) {
+            try store.upsertCurriculum(Curriculum(id: "bad id!", title: "x", created: now), topics: [])
+        }
+    }
+
+    @Test func statsCountTodayStreaksAndFading() throws {
+        let dir = TempDir()
+        let clock = TestClock(ISODate.parse("2026-11-20T12:00:00Z")!)
+        let store = try makeStore(dir, clock: clock)
+        _ = try store.remember(MemoryDraft(content: "a", tags: ["x"]))
+        clock.advance(days: 1)
+        _ = try store.remember(MemoryDraft(content: "b", tags: ["x", "y"]))
+        clock.advance(days: 1)
+        _ = try store.remember(MemoryDraft(content: "c", type: .task))
+        let s = try store.stats(now: clock.now, decay: .standard, timeZone: TimeZone(identifier: "UTC")!)
+        #expect(s.total == 3)
+        #expect(s.today == 1)
+        #expect(s.streakDays == 3)
+        #expect(s.topTag == "x" && s.topTagCount == 2)
+        #expect(s.perType == ["note": 2, "task": 1])
+        let later = try store.stats(now: clock.now + 200 * 86_400, decay: .standard, timeZone: TimeZone(identifier: "UTC")!)
+        #expect(later.expired == 3)
+    }
+}

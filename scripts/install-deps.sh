@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs the Debian packages Engram needs to build, run and test; does nothing when all are present.
+set -euo pipefail
+
+packages=(
+  # build
+  libxapian-dev libdbus-1-dev libsqlite3-dev pkg-config
+  # run and test: Xapian's own tools, the bus, D-Bus peers and validators
+  xapian-tools dbus-daemon dbus-bin libglib2.0-bin python3-dbusmock python3-dbus desktop-file-utils
+)
+if [ "${1:-}" = "--widgets" ]; then
+  packages+=(dunst xvfb waybar sway conky-std i3blocks rofi grim x11-apps imagemagick)
+fi
+if [ "${1:-}" = "--bench" ]; then
+  packages+=(python3-xapian hyperfine g++)
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "engram: installing ${missing[*]}" >&2
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null || { echo "engram: run as root, or install: ${missing[*]}" >&2; exit 1; }
+  SUDO="sudo"
+fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
