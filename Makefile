@@ -25,7 +25,6 @@ run: build
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --parallel --num-workers 2
-	@scripts/e2e.sh "$(BUILD)/debug/engram"
 
 man: build
 	@mkdir -p $(BUILD)/man

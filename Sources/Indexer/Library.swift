@@ -14,6 +14,19 @@ public final class Library: @unchecked Sendable {
         self.store = try Store(path: paths.storePath, clock: clock)
     }
 
+    /// Crash-safety tests set `ENGRAM_TEST_CRASH_AT=point[:n]` to kill the process with SIGKILL at the n-th
+    /// time the applier reaches `point` ("after-write" or "after-commit"), exactly as a power cut would.
+    static let crashHook: ((String) throws -> Void)? = {
+        guard let spec = ProcessInfo.processInfo.environment["ENGRAM_TEST_CRASH_AT"], !spec.isEmpty else { return nil }
+        let parts = spec.split(separator: ":")
+        let point = String(parts[0])
+        let nth = parts.count > 1 ? Int(parts[1]) ?? 1 : 1
+        let counter = CrashCounter()
+        return { reached in
+            if reached == point, counter.increment() >= nth { kill(getpid(), SIGKILL) }
+        }
+    }()
+
     /// Whether an index has been built yet.
     public var indexExists: Bool { FileManager.default.fileExists(atPath: paths.indexPath) }
 
@@ -36,6 +49,7 @@ public final class Library: @unchecked Sendable {
         defer { writer.close() }
         var applier = OutboxApplier(store: store, config: config)
         applier.progress = progress
+        applier.crashPoint = Self.crashHook
         return .applied(try applier.apply(with: writer))
     }
 
@@ -95,4 +109,11 @@ public final class Library: @unchecked Sendable {
         try writer.commit(lastAppliedSeq: try writer.lastAppliedSeq())
         return removed.count
     }
+}
+
+/// Counts how often a crash point was reached.
+final class CrashCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    func increment() -> Int { lock.lock(); defer { lock.unlock() }; count += 1; return count }
 }

@@ -1,0 +1,146 @@
+import Foundation
+import Testing
+
+@Suite(.serialized) struct CommandTests {
+    @Test func rememberThenSearchAndShow() throws {
+        let e = EngramProcess()
+        let r = try e.run(["remember", "--type", "idea", "--tag", "Search", "A launcher that searches memories with Xapian"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.hasPrefix("Remembered "))
+        let id = String(r.stdout.split(separator: " ")[1])
+        #expect(try e.searchIDs("launcher") == [id])
+        #expect(try e.searchIDs("tag:search") == [id])
+        #expect(try e.searchIDs("type:note launcher").isEmpty)
+        let show = try e.run(["show", id])
+        #expect(show.status == 0)
+        #expect(show.stdout.contains("A launcher that searches memories with Xapian"))
+        #expect(show.stdout.contains("idea"))
+        let text = try e.run(["search", "searches"])
+        #expect(text.stdout.contains(id))
+        #expect(text.stdout.contains("A launcher"))
+    }
+
+    @Test func stdinCaptureAndClearErrors() throws {
+        let e = EngramProcess()
+        let ok = try e.run(["remember", "--type", "quote"], stdin: Data("The obstacle is the way.\n".utf8))
+        #expect(ok.status == 0)
+        let bad = try e.run(["remember"], stdin: Data([0x66, 0x6F, 0xFF, 0x6F]))
+        #expect(bad.status == 65)
+        #expect(bad.stderr.hasPrefix("engram: standard input is not valid UTF-8"))
+        #expect(bad.stderr.contains("offset 2"))
+        let lossy = try e.run(["remember", "--lossy"], stdin: Data([0x66, 0x6F, 0xFF, 0x6F]))
+        #expect(lossy.status == 0)
+        let missing = try e.run(["show", "nosuchid"])
+        #expect(missing.status == 66)
+        #expect(missing.stderr.contains("no memory with id 'nosuchid'"))
+        let empty = try e.run(["remember", "   "])
+        #expect(empty.status == 65)
+        let none = try e.run(["search", "zzzzqqqq"])
+        #expect(none.status == 1)
+        #expect(none.stdout.contains("No results"))
+    }
+
+    @Test func oddQueriesGiveResultsOrAClearErrorNeverACrash() throws {
+        let e = EngramProcess()
+        try e.run(["remember", "Quote: \"premature optimization\" is the root (of all evil)"])
+        for q in ["\"unbalanced", "(((", "tag:", "tag: optimization", "AND", "NOT", "type:", "created:..", "created:2026-13-45..x",
+                  "in:", "\"\"", "ctx:work OR", "optim", String(repeating: "x", count: 100_000), "*", "-", "+"] {
+            let out = try e.run(["search", "--json", q])
+            #expect(!out.signaled, "crashed on \(q.prefix(40))")
+            #expect([0, 1, 65].contains(out.status), "status \(out.status) for \(q.prefix(40)): \(out.stderr)")
+            if out.status != 65 {
+                #expect((try? JSONSerialization.jsonObject(with: Data(out.stdout.utf8))) != nil, "invalid JSON for \(q.prefix(40))")
+            } else {
+                #expect(out.stderr.hasPrefix("engram: "))
+            }
+        }
+        #expect(try e.searchIDs("\"premature optimization").count == 1)
+    }
+
+    @Test func aOneMegabyteNoteIsStoredAndSearchable() throws {
+        let e = EngramProcess()
+        var text = "Unusualword appears once.\n"
+        while text.utf8.count < 1_000_000 { text += "Filler sentence about gardening and tomatoes number \(text.count).\n" }
+        let r = try e.run(["remember"], stdin: Data(text.utf8))
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try e.searchIDs("unusualword").count == 1)
+    }
+
+    @Test func fadedMemoriesLeaveSearchButStayInShowAndExport() throws {
+        let e = EngramProcess()
+        let lines = """
+            {"kind":"memory","id":"old1","content":"Compost needs brown and green layers","created":"2024-01-01T00:00:00Z","lastReinforced":"2024-01-01T00:00:00Z"}
+            {"kind":"memory","id":"new1","content":"Compost tea for tomatoes","created":"2026-11-20T00:00:00Z"}
+            """
+        let dir = e.configDir + "/in.jsonl"
+        try lines.write(toFile: dir, atomically: true, encoding: .utf8)
+        #expect(try e.run(["import", dir]).status == 0)
+        #expect(try e.searchIDs("compost") == ["new1"])
+        #expect(Set(try e.searchIDs("compost", extra: ["--all"])) == ["new1", "old1"])
+        let peek = try e.run(["show", "--peek", "old1"])
+        #expect(peek.stdout.contains("brown and green"))
+        #expect(peek.stdout.contains("faded"))
+        #expect(try e.run(["export"]).stdout.contains("\"id\":\"old1\""))
+        // Sweeping removes it from the index; the store keeps it.
+        let sweep = try e.run(["index", "expire"])
+        #expect(sweep.stdout.contains("Swept 1"))
+        #expect(try e.run(["show", "--peek", "old1"]).status == 0)
+        // Opening it strengthens it and brings it back into search.
+        #expect(try e.run(["show", "old1"]).status == 0)
+        #expect(Set(try e.searchIDs("compost")) == ["new1", "old1"])
+    }
+
+    @Test func exportImportRoundTripThroughTheCommand() throws {
+        let a = EngramProcess()
+        try a.importSamples()
+        let first = try a.run(["export"])
+        #expect(first.status == 0)
+        #expect(first.stdout.split(separator: "\n").count > 300)
+        let b = EngramProcess()
+        let file = b.configDir + "/backup.jsonl"
+        try first.stdout.write(toFile: file, atomically: true, encoding: .utf8)
+        #expect(try b.run(["import", file]).status == 0)
+        let second = try b.run(["export"])
+        #expect(second.stdout == first.stdout)
+        // Exported to a file, it is private.
+        let out = a.configDir + "/private.jsonl"
+        #expect(try a.run(["export", "--output", out]).status == 0)
+        var st = stat()
+        stat(out, &st)
+        #expect(st.st_mode & 0o777 == 0o600)
+    }
+
+    @Test func statsAndIndexStatus() throws {
+        let e = EngramProcess()
+        try e.importSamples()
+        let stats = try e.run(["stats", "--json"])
+        let obj = try #require(try JSONSerialization.jsonObject(with: Data(stats.stdout.utf8)) as? [String: Any])
+        #expect(obj["total"] as? Int == 300)
+        #expect((obj["connections"] as? Int ?? 0) > 0)
+        let status = try e.run(["index", "status", "--json"])
+        let s = try #require(try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any])
+        #expect(s["pending"] as? Int == 0)
+        #expect((s["documents"] as? Int ?? 0) >= 300)
+        let rebuilt = try e.run(["index", "rebuild"])
+        #expect(rebuilt.status == 0)
+        #expect(rebuilt.stdout.hasPrefix("Rebuilt the index"))
+        #expect(try e.searchIDs("sourdough").count > 0)
+    }
+
+    @Test func tagsPinsRelatedAndForget() throws {
+        let e = EngramProcess()
+        try e.importSamples()
+        let id = try #require(try e.searchIDs("sourdough").first)
+        #expect(try e.run(["tag", id, "Baking Day"]).stdout.contains("baking-day"))
+        #expect(try e.searchIDs("tag:baking-day") == [id])
+        #expect(try e.run(["untag", id, "baking-day"]).status == 0)
+        #expect(try e.searchIDs("tag:baking-day").isEmpty)
+        #expect(try e.run(["pin", id]).stdout.contains("Pinned"))
+        let related = try e.run(["related", "--json", id])
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(related.stdout.utf8)) as? [[String: Any]])
+        #expect(!rows.isEmpty)
+        #expect(try e.run(["forget", "--yes", id]).stdout.contains("Forgot"))
+        #expect(!(try e.searchIDs("sourdough").contains(id)))
+        #expect(try e.run(["show", id]).status == 66)
+    }
+}
