@@ -1,0 +1,177 @@
+import Foundation
+import GRDB
+
+/// The session state machine, kept in the store so every front end (CLI, D-Bus, notification actions,
+/// deep links) drives the same one and a crash loses nothing.
+///
+///     running ⇄ paused;  running|paused → stopped | completed;  ended stays ended (ending again is a no-op)
+extension Store {
+    /// The active (running or paused) session of `kind`, or of any kind when nil; the newest first.
+    public func activeSession(kind: Session.Kind? = nil) throws -> Session? {
+        try read { db in
+            var req = Session.filter([Session.State.running.rawValue, Session.State.paused.rawValue].contains(Session.Columns.state))
+            if let kind { req = req.filter(Session.Columns.kind == kind.rawValue) }
+            return try req.order(Session.Columns.started.desc).fetchOne(db)
+        }
+    }
+
+    /// The session with `id`, or nil.
+    public func session(id: String) throws -> Session? {
+        try read { db in try Session.fetchOne(db, key: id) }
+    }
+
+    /// Sessions, newest first.
+    public func sessions(limit: Int = 100) throws -> [Session] {
+        try read { db in try Session.order(Session.Columns.started.desc).limit(limit).fetchAll(db) }
+    }
+
+    /// Starts a learning session on a curriculum (at `topicID`, or its first topic not done).
+    public func startLearningSession(curriculumID: String, topicID: String? = nil) throws -> Session {
+        let now = clock()
+        return try write("start the session") { db in
+            if let active = try Session.filter([Session.State.running.rawValue, Session.State.paused.rawValue].contains(Session.Columns.state))
+                .filter(Session.Columns.kind == Session.Kind.learning.rawValue).fetchOne(db) {
+                throw EngramError.invalidInput("a learning session is already \(active.state.rawValue): “\(active.title)” (\(active.id)); stop or resume it first")
+            }
+            guard let c = try Curriculum.fetchOne(db, key: curriculumID) else {
+                throw EngramError.notFound("no curriculum with id '\(curriculumID)'; `engram search --kind curriculum …` lists them")
+            }
+            let topics = try Topic.filter(Topic.Columns.curriculumID == c.id).order(Topic.Columns.position).fetchAll(db)
+            var topic: Topic?
+            if let topicID {
+                guard let t = topics.first(where: { $0.id == topicID }) else {
+                    throw EngramError.notFound("curriculum '\(c.id)' has no topic '\(topicID)'")
+                }
+                topic = t
+            } else {
+                topic = topics.first { !$0.done } ?? topics.first
+            }
+            let s = Session(id: Identifier.make(), kind: .learning, title: topic.map { "\(c.title): \($0.title)" } ?? c.title,
+                            curriculumID: c.id, topicID: topic?.id, state: .running, started: now,
+                            progressDone: topics.filter(\.done).count, progressTotal: topics.count, updated: now)
+            try s.insert(db)
+            try Store.log(db, .session, detail: "start \(s.id)", at: now)
+            return s
+        }
+    }
+
+    /// Starts a capture session (each captured line counts as progress).
+    public func startCaptureSession(title: String = "Capture") throws -> Session {
+        let now = clock()
+        return try write("start the capture session") { db in
+            let s = Session(id: Identifier.make(), kind: .capture, title: title, state: .running, started: now, updated: now)
+            try s.insert(db)
+            return s
+        }
+    }
+
+    /// Applies `action` to the session `id` (or the active one); ending an ended session returns it unchanged.
+    @discardableResult
+    public func transition(_ action: DeepLink.SessionAction, sessionID: String? = nil) throws -> Session {
+        let now = clock()
+        return try write("change the session") { db in
+            var s: Session
+            if let id = sessionID {
+                guard let found = try Session.fetchOne(db, key: id) else { throw EngramError.notFound("no session with id '\(id)'") }
+                s = found
+            } else {
+                guard let found = try Session.filter([Session.State.running.rawValue, Session.State.paused.rawValue].contains(Session.Columns.state))
+                    .order(Session.Columns.started.desc).fetchOne(db) else {
+                    throw EngramError.notFound("no session is running; `engram session start --curriculum ID` starts one")
+                }
+                s = found
+            }
+            switch (action, s.state) {
+            case (.pause, .running):
+                s.accumulatedSeconds = s.elapsed(at: now)
+                s.resumed = nil
+                s.state = .paused
+            case (.pause, .paused), (.resume, .running):
+                return s
+            case (.resume, .paused):
+                s.resumed = now
+                s.state = .running
+            case (.stop, .running), (.stop, .paused):
+                s.accumulatedSeconds = s.elapsed(at: now)
+                s.resumed = nil
+                s.state = .stopped
+                s.ended = now
+            case (.stop, .stopped), (.stop, .completed):
+                return s
+            case (.pause, .stopped), (.pause, .completed), (.resume, .stopped), (.resume, .completed):
+                throw EngramError.invalidInput("session \(s.id) has ended (\(s.state.rawValue)); start a new one")
+            }
+            s.updated = now
+            try s.update(db)
+            try Store.log(db, .session, detail: "\(action.rawValue) \(s.id)", at: now)
+            return s
+        }
+    }
+
+    /// Marks the session's current topic done and moves to the next one; completes the session after the last.
+    @discardableResult
+    public func completeCurrentTopic(sessionID: String? = nil) throws -> Session {
+        let now = clock()
+        return try write("advance the session") { db in
+            let found = try sessionID.map { try Session.fetchOne(db, key: $0) }
+                ?? Session.filter(Session.Columns.kind == Session.Kind.learning.rawValue)
+                    .filter([Session.State.running.rawValue, Session.State.paused.rawValue].contains(Session.Columns.state))
+                    .order(Session.Columns.started.desc).fetchOne(db)
+            guard var s = found, s.isActive, let cid = s.curriculumID else {
+                throw EngramError.notFound("no learning session is running")
+            }
+            if let tid = s.topicID, var t = try Topic.fetchOne(db, key: tid), !t.done {
+                t.done = true
+                t.updated = now
+                try t.update(db)
+                try Store.enqueue(db, .topic, t.id, at: now)
+            }
+            let topics = try Topic.filter(Topic.Columns.curriculumID == cid).order(Topic.Columns.position).fetchAll(db)
+            s.progressDone = topics.filter(\.done).count
+            s.progressTotal = topics.count
+            let title = try Curriculum.fetchOne(db, key: cid)?.title ?? cid
+            if let next = topics.first(where: { !$0.done }) {
+                s.topicID = next.id
+                s.title = "\(title): \(next.title)"
+            } else {
+                s.accumulatedSeconds = s.elapsed(at: now)
+                s.resumed = nil
+                s.state = .completed
+                s.ended = now
+            }
+            s.updated = now
+            try s.update(db)
+            return s
+        }
+    }
+
+    /// Records capture progress on a capture session.
+    @discardableResult
+    public func recordCapture(sessionID: String) throws -> Session {
+        let now = clock()
+        return try write("update the capture session") { db in
+            guard var s = try Session.fetchOne(db, key: sessionID) else { throw EngramError.notFound("no session with id '\(sessionID)'") }
+            s.progressDone += 1
+            s.updated = now
+            try s.update(db)
+            return s
+        }
+    }
+
+    /// Marks a session completed (idempotent).
+    @discardableResult
+    public func completeSession(id: String) throws -> Session {
+        let now = clock()
+        return try write("complete the session") { db in
+            guard var s = try Session.fetchOne(db, key: id) else { throw EngramError.notFound("no session with id '\(id)'") }
+            guard s.isActive else { return s }
+            s.accumulatedSeconds = s.elapsed(at: now)
+            s.resumed = nil
+            s.state = .completed
+            s.ended = now
+            s.updated = now
+            try s.update(db)
+            return s
+        }
+    }
+}
