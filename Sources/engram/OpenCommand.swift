@@ -1,0 +1,45 @@
+import ArgumentParser
+import EngramCore
+import Foundation
+import Indexer
+
+/// `engram open`: follow an `engram://` link (the x-scheme-handler for engram).
+struct OpenCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "open",
+        abstract: "Follow an engram:// link.",
+        discussion: """
+            engram://memory/ID, engram://search?q=…, engram://curriculum/ID, engram://topic/ID,
+            engram://remember?text=…&type=…&tag=…, engram://session/start?curriculum=ID&topic=ID,
+            engram://session/pause|resume|stop[?id=…], engram://review, engram://stats, engram://context/NAME.
+            A malformed or unknown link is refused and nothing happens.
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "The link.")
+    var url: String
+
+    func run() throws {
+        try Terminal.reporting {
+            let library = try global.library()
+            let outcome = try LinkHandler(library: library, source: "link").open(url)
+            if let m = outcome.memory, case .memory = try DeepLink.parse(url) {
+                print(Terminal.safe(m.content))
+                return
+            }
+            print(Terminal.safe(outcome.sentence))
+            if let r = outcome.search {
+                SearchPrinter.print(r, query: "")
+                return
+            }
+            if let (c, topics) = outcome.curriculum {
+                print(Terminal.styled(Terminal.safe(c.title), .bold))
+                if !c.description.isEmpty { print(Terminal.safe(c.description)) }
+                for t in topics {
+                    print("\(t.done ? "✓" : "·") \(t.position). \(Terminal.safe(t.title))\(t.flagged ? " ⚑" : "")  " + Terminal.styled(t.id, .id))
+                }
+            }
+        }
+    }
+}
