@@ -67,9 +67,11 @@ void collect_hits(const Xapian::MSet &mset, uint32_t snippet_length, cx_results 
         hit.relevance = std::clamp(m.get_percent() / 100.0, 0.0, 1.0);
         hit.docid = *m;
         if (snippet_length > 0) {
+            // No SNIPPET_BACKGROUND_MODEL: where every word is common it shrinks the
+            // snippet to the bare match; without it the snippet is filled with context.
             hit.snippet = mset.snippet(snippet_source(hit.data), snippet_length, stemmer,
-                                       Xapian::MSet::SNIPPET_BACKGROUND_MODEL | Xapian::MSet::SNIPPET_EXHAUSTIVE,
-                                       CX_HIGHLIGHT_START, CX_HIGHLIGHT_END, "\u2026");
+                                       Xapian::MSet::SNIPPET_EXHAUSTIVE, CX_HIGHLIGHT_START, CX_HIGHLIGHT_END,
+                                       "\u2026");
         }
         results.hits.push_back(std::move(hit));
     }
