@@ -12,10 +12,12 @@ constexpr Xapian::termcount expand_terms = 20;
 /// How many of those terms the elite set keeps.
 constexpr Xapian::termcount elite_terms = 10;
 
-/// Accepts only plain words for the expand set (no boolean filters, no stems).
+/// Accepts only plain, non-stopword words for the expand set (no boolean filters, no stems).
 class PlainWordDecider : public Xapian::ExpandDecider {
   public:
-    bool operator()(const std::string &term) const override { return is_plain_word(term); }
+    bool operator()(const std::string &term) const override {
+        return is_plain_word(term) && !english_stopper()(term);
+    }
 };
 
 }  // namespace

@@ -119,6 +119,9 @@ void remove_spelling_of(Xapian::WritableDatabase &db, const Xapian::Document &do
 Xapian::Query parse_user_query(const Xapian::Database &db, const std::string &text, uint32_t flags,
                                std::string *corrected);
 
+/// The shared English stopword list used by query parsing and related-item selection.
+const Xapian::Stopper &english_stopper();
+
 /// Reads a stub file's contents, or "" if path is not a regular file.
 std::string read_stub_contents(const std::string &path);
 
