@@ -53,14 +53,15 @@ public final class IndexReader {
     }
 
     /// Finds memories that share the most significant words with an item, best first; empty if the item is not indexed.
-    public func related(kind: IndexKind, id: String, limit: Int) throws -> [RelatedHit] {
+    ///
+    /// Memories expired at `now` are left out, as in search.
+    public func related(kind: IndexKind, id: String, limit: Int, now: Date = Date()) throws -> [RelatedHit] {
         try readRetryingIfModified {
             let arena = ByteArena()
             var results: OpaquePointer?
-            let now = Date().timeIntervalSince1970
             try shimCall {
                 cx_database_related(handle, arena.bytes(kind.rawValue), arena.bytes(id), UInt32(clamping: max(limit, 0)),
-                                    now, &results, $0)
+                                    now.timeIntervalSince1970, &results, $0)
             }
             return ShimResults(taking: results).entries.map {
                 RelatedHit(kind: $0.document.kind, id: $0.document.id, title: $0.document.title, score: $0.relevance)

@@ -98,15 +98,15 @@ public final class IndexWriter {
         }
     }
 
-    /// Finds memories related to an item, on committed data only.
-    public func related(kind: IndexKind, id: String, limit: Int) throws -> [RelatedHit] {
+    /// Finds memories related to an item (leaving out those expired at `now`), on committed data only.
+    public func related(kind: IndexKind, id: String, limit: Int, now: Date = Date()) throws -> [RelatedHit] {
         _ = try openHandle()
         if let committedReader {
             try committedReader.reopen()
         } else {
             committedReader = try IndexReader.open(at: path)
         }
-        return try committedReader!.related(kind: kind, id: id, limit: limit)
+        return try committedReader!.related(kind: kind, id: id, limit: limit, now: now)
     }
 
     /// Counts documents of a kind (all when nil), including uncommitted changes.
