@@ -138,8 +138,10 @@ extension ConnectionCore {
                 let interfaces = name.isEmpty ? object.interfaces : [try Self.interface(name, of: object)]
                 var entries: [DBusDictEntry] = []
                 for interface in interfaces {
+                    // A property whose getter fails is left out rather than hiding all the others.
                     for property in interface.properties {
-                        entries.append(DBusDictEntry(.string(property.name), .variant(try Self.read(property))))
+                        guard let value = try? Self.read(property) else { continue }
+                        entries.append(DBusDictEntry(.string(property.name), .variant(value)))
                     }
                 }
                 return [.dictionary(key: "s", value: "v", entries)]

@@ -36,6 +36,9 @@ enum TestInterface {
                     let items: [String] = try call.argument(0)
                     return [.uint32(UInt32(items.count))]
                 },
+                DBusMethod("CountBytes", in: ["bytes": "ay"], out: ["count": "u"]) { call in
+                    [.uint32(UInt32(call.arguments[0].arrayValue?.count ?? 0))]
+                },
                 DBusMethod("Depth", in: ["value": "v"], out: ["depth": "u"]) { call in
                     var depth: UInt32 = 0
                     var value = call.arguments[0]
