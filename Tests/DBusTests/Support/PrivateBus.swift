@@ -98,8 +98,19 @@ final class PrivateBus: @unchecked Sendable {
         let stderr: String
     }
 
+    /// Starts a bus without holding up Swift's cooperative threads while the daemon starts.
+    static func start() async throws -> PrivateBus {
+        try await onThread { try PrivateBus() }
+    }
+
     /// Runs a program against this bus and waits for it, killing it after `timeout`.
-    func run(_ executable: String, _ arguments: [String], timeout: TimeInterval = 20) throws -> Output {
+    ///
+    /// The waiting happens on dedicated threads, never on Swift's cooperative pool.
+    func run(_ executable: String, _ arguments: [String], timeout: TimeInterval = 20) async throws -> Output {
+        try await onThread { try self.runBlocking(executable, arguments, timeout: timeout) }
+    }
+
+    private func runBlocking(_ executable: String, _ arguments: [String], timeout: TimeInterval) throws -> Output {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -115,15 +126,16 @@ final class PrivateBus: @unchecked Sendable {
         let readers = DispatchGroup()
         for (pipe, isOut) in [(out, true), (err, false)] {
             readers.enter()
-            DispatchQueue.global().async {
-                let data = pipe.fileHandleForReading.readDataToEndOfFile()
+            let handle = pipe.fileHandleForReading
+            Thread.detachNewThread {
+                let data = handle.readDataToEndOfFile()
                 collected.set(String(decoding: data, as: UTF8.self), stdout: isOut)
                 readers.leave()
             }
         }
         try process.run()
         if exited.wait(timeout: .now() + timeout) == .timedOut {
-            process.terminate()
+            kill(process.processIdentifier, SIGKILL)
             _ = exited.wait(timeout: .now() + 5)
             readers.wait()
             throw PrivateBusError("\(executable) \(arguments.joined(separator: " ")) did not finish within \(timeout) s; stderr: \(collected.stderr)")
@@ -154,14 +166,29 @@ final class PrivateBus: @unchecked Sendable {
             return children
         }
         for child in toKill where child.isRunning {
-            child.terminate()
-            child.waitUntilExit()
+            Self.end(child)
         }
         if daemon.isRunning {
             kill(daemon.processIdentifier, SIGKILL)
             daemon.waitUntilExit()
         }
         try? FileManager.default.removeItem(at: directory)
+    }
+}
+
+extension PrivateBus {
+    /// Ends a child with SIGKILL: python-dbusmock sits in a GLib main loop and may never run a SIGTERM handler.
+    static func end(_ process: Process) {
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+}
+
+/// Runs blocking work on a dedicated thread and awaits its result, keeping Swift's
+/// cooperative threads free (a blocked pool starves every other async test).
+func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread.detachNewThread { continuation.resume(with: Result { try body() }) }
     }
 }
 
