@@ -54,6 +54,18 @@ import Testing
         #expect(lost.all.isEmpty, "closing on purpose is not a lost bus")
     }
 
+    @Test func droppingTheLastReferenceClosesTheConnection() async throws {
+        let bus = try await PrivateBus.start()
+        defer { bus.stop() }
+        let watcher = try bus.connect()
+        defer { watcher.close() }
+        do {
+            let scoped = try bus.connect()
+            #expect(try scoped.requestName("com.example.Scoped") == .primaryOwner)
+        }
+        #expect(await eventually { (try? watcher.nameOwner("com.example.Scoped")) == .some(nil) })
+    }
+
     @Test func theSessionBusComesFromTheEnvironment() async throws {
         let bus = try await PrivateBus.start()
         defer { bus.stop() }
