@@ -16,6 +16,7 @@ extension ConnectionCore {
     /// an error reply as `DBusError`, or a `NoReply` error after `timeout`.
     func sendCall(_ message: Message, timeout: Duration, label: String,
                   completion: @escaping @Sendable (Result<Message, DBusError>) -> Void) -> UInt32? {
+        let timeout = timeout.clampedForCalls
         let deadline = ContinuousClock.now + timeout
         do {
             let serial: UInt32 = try withLiveConnection { raw, s in
@@ -56,7 +57,7 @@ extension ConnectionCore {
     /// A blocking call made from a handler on the bus thread: libdbus does the I/O itself.
     private func callBlockingOnBusThread(_ message: Message, timeout: Duration, label: String) throws -> Message {
         let error = LibDBusError()
-        let ms = Int32(max(1, min(timeout.milliseconds.rounded(.up), Double(Int32.max - 1))))
+        let ms = Int32(max(1, timeout.clampedForCalls.milliseconds.rounded(.up)))
         guard let reply = dbus_connection_send_with_reply_and_block(raw, message.raw, ms, error.pointer) else {
             var failure = error.error ?? DBusError.disconnected
             if failure.name == DBusError.Name.noReply {
@@ -88,6 +89,13 @@ extension ConnectionCore {
 }
 
 extension Duration {
+    /// The timeout limited to what libdbus accepts (0 to about 24 days), so deadlines cannot overflow.
+    var clampedForCalls: Duration {
+        if self < .zero { return .zero }
+        let maximum = Duration.milliseconds(Int64(Int32.max - 1))
+        return self > maximum ? maximum : self
+    }
+
     /// The duration in milliseconds, as a Double.
     var milliseconds: Double {
         let (seconds, attoseconds) = components

@@ -75,6 +75,20 @@ import Testing
         }
     }
 
+    @Test func oneObjectCanServeSeveralInterfaces() async throws {
+        try await withTestService { service async throws in
+            try service.server.export([
+                DBusInterface("com.example.First", methods: [DBusMethod("Which", out: "s") { _ in ["first"] }]),
+                DBusInterface("com.example.Second", methods: [DBusMethod("Which", out: "s") { _ in ["second"] }]),
+            ], at: "/multi")
+            #expect(try service.call("Which", interface: "com.example.First", path: "/multi") == ["first"])
+            #expect(try service.call("Which", interface: "com.example.Second", path: "/multi") == ["second"])
+            let root = try await Self.introspect(service, path: "/multi")
+            let names = root.elements(forName: "interface").compactMap { $0.attribute(forName: "name")?.stringValue }
+            #expect(names.suffix(2) == ["com.example.First", "com.example.Second"])
+        }
+    }
+
     @Test func peerPingAnswersOnAnyExportedObject() async throws {
         try await withTestService { service async throws in
             let reply = try service.call("Ping", interface: "org.freedesktop.DBus.Peer")
