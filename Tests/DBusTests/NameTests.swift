@@ -34,6 +34,10 @@ import Testing
         #expect(await eventually { (try? second.nameOwner("org.engram.Queue")) == second.uniqueName })
     }
 
+    @Test func testChildrenInheritNoStrayDescriptors() {
+        #expect(ChildProcess.closesInheritedDescriptors)
+    }
+
     @Test func invalidNamesAreRefused() async throws {
         let bus = try await PrivateBus.start()
         defer { bus.stop() }

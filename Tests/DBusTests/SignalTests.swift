@@ -109,7 +109,7 @@ import Testing
         #expect(owner.hasPrefix(":"))
         #expect(try watcher.nameOwner("com.example.Mock") == owner)
 
-        PrivateBus.end(mock)
+        mock.kill()
         #expect(await eventually(timeout: .seconds(10)) { changes.all.count == 2 })
         #expect(changes.all.last == ["com.example.Mock", owner, ""])
     }
