@@ -54,7 +54,7 @@ extension DBusConnection {
         let message = try Message.signal(path: path, interface: interface, member: signal)
         if let destination {
             try DBusNames.validateBusName(destination)
-            dbusMessageSetDestination(message, destination)
+            message.setDestination(destination)
         }
         try message.append(arguments)
         try core.send(message)

@@ -49,6 +49,24 @@ import Testing
         }
     }
 
+    @Test func aSignalWithADestinationReachesOnlyThatPeer() async throws {
+        try await withTestService { service async throws in
+            let bystander = try service.bus.connect()
+            defer { bystander.close() }
+            let toClient = Collector<String>()
+            let toBystander = Collector<String>()
+            try service.client.addMatch(Self.changed) { toClient.append($0.arguments[0].stringValue ?? "") }
+            try bystander.addMatch(Self.changed) { toBystander.append($0.arguments[0].stringValue ?? "") }
+            try service.server.emit(path: TestInterface.path, interface: TestInterface.name, signal: "Changed",
+                                    arguments: ["private", .uint32(1)], destination: service.client.uniqueName)
+            try service.server.emit(path: TestInterface.path, interface: TestInterface.name, signal: "Changed",
+                                    arguments: ["public", .uint32(2)])
+            #expect(await eventually { toClient.all.count == 2 && toBystander.all.count == 1 })
+            #expect(toClient.all == ["private", "public"])
+            #expect(toBystander.all == ["public"])
+        }
+    }
+
     @Test func signalsArriveAsAnAsyncSequence() async throws {
         try await withTestService { service async throws in
             let stream = try service.client.signals(matching: Self.changed)
