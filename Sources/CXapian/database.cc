@@ -30,6 +30,8 @@ uint64_t count_documents(const Xapian::Database &db, cx_bytes kind) {
 }
 
 Xapian::docid find_document(const Xapian::Database &db, const std::string &term) {
+    // term_exists is cheap on a writer with pending changes; opening a postlist is not.
+    if (!db.term_exists(term)) return 0;
     Xapian::PostingIterator p = db.postlist_begin(term);
     return p == db.postlist_end(term) ? 0 : *p;
 }

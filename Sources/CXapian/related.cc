@@ -22,8 +22,6 @@ class PlainWordDecider : public Xapian::ExpandDecider {
 
 }  // namespace
 
-void collect_hits(const Xapian::MSet &mset, uint32_t snippet_length, cx_results &results);
-
 extern "C" {
 
 cx_status cx_database_related(cx_database *database, cx_bytes kind, cx_bytes id, uint32_t limit, double now,

@@ -50,14 +50,12 @@ Xapian::Query build_filter(const cx_search_options &options) {
 
 }  // namespace
 
-/// Blends relevance with the remaining-life boost: AND_MAYBE(query, SCALE_WEIGHT(decay, k)).
 Xapian::Query blend_decay(const Xapian::Query &query, double now, double weight) {
     if (!(weight > 0) || !std::isfinite(weight)) return query;
     Xapian::Query decay((new ExpiryDecaySource(slot::expiry, now, decay_horizon))->release());
     return Xapian::Query(Xapian::Query::OP_AND_MAYBE, query, Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, decay, weight));
 }
 
-/// Copies an MSet page into results, with snippets when snippet_length > 0.
 void collect_hits(const Xapian::MSet &mset, uint32_t snippet_length, cx_results &results) {
     Xapian::Stem stemmer("english");
     results.estimated_total = mset.get_matches_estimated();

@@ -119,6 +119,12 @@ void remove_spelling_of(Xapian::WritableDatabase &db, const Xapian::Document &do
 Xapian::Query parse_user_query(const Xapian::Database &db, const std::string &text, uint32_t flags,
                                std::string *corrected);
 
+/// Blends relevance with the remaining-life boost: AND_MAYBE(query, SCALE_WEIGHT(decay, k)); k <= 0 leaves query as is.
+Xapian::Query blend_decay(const Xapian::Query &query, double now, double weight);
+
+/// Copies an MSet page into results, with snippets when snippet_length > 0.
+void collect_hits(const Xapian::MSet &mset, uint32_t snippet_length, cx_results &results);
+
 /// The shared English stopword list used by query parsing and related-item selection.
 const Xapian::Stopper &english_stopper();
 

@@ -2,6 +2,7 @@
 #include "shim.h"
 
 #include <cmath>
+#include <memory>
 
 namespace {
 
@@ -31,10 +32,10 @@ cx_status cx_writer_open(const char *path, int create, cx_writer **writer_out, c
         *writer_out = nullptr;
         // No DB_RETRY_LOCK: a held lock must fail at once, not block.
         int flags = create ? Xapian::DB_CREATE_OR_OPEN : Xapian::DB_OPEN;
-        auto writer = new cx_writer{Xapian::WritableDatabase(path, flags), Xapian::TermGenerator(), false};
+        auto writer = std::make_unique<cx_writer>(cx_writer{Xapian::WritableDatabase(path, flags), Xapian::TermGenerator(), false});
         writer->generator.set_stemmer(Xapian::Stem("english"));
         writer->generator.set_stemming_strategy(Xapian::TermGenerator::STEM_SOME);
-        *writer_out = writer;
+        *writer_out = writer.release();
         return CX_STATUS_SUCCESS;
     } catch (...) {
         return cx_translate_exception(error_out);
