@@ -78,7 +78,7 @@ void collect_hits(const Xapian::MSet &mset, uint32_t snippet_length, cx_results 
 extern "C" {
 
 cx_status cx_database_search(cx_database *database, const cx_search_options *options, cx_results **results_out,
-                             cx_error **error_out) {
+                             cx_error **error_out) noexcept {
     if (error_out) *error_out = nullptr;
     try {
         require(database != nullptr && options != nullptr && results_out != nullptr,
@@ -123,20 +123,20 @@ cx_status cx_database_search(cx_database *database, const cx_search_options *opt
     }
 }
 
-size_t cx_results_count(const cx_results *results) {
+size_t cx_results_count(const cx_results *results) noexcept {
     return results ? results->hits.size() : 0;
 }
 
-uint64_t cx_results_estimated_total(const cx_results *results) {
+uint64_t cx_results_estimated_total(const cx_results *results) noexcept {
     return results ? results->estimated_total : 0;
 }
 
-cx_bytes cx_results_corrected_query(const cx_results *results) {
+cx_bytes cx_results_corrected_query(const cx_results *results) noexcept {
     if (!results || !results->has_corrected) return cx_bytes{nullptr, 0};
     return cx_bytes{results->corrected.data(), results->corrected.size()};
 }
 
-int cx_results_get(const cx_results *results, size_t index, cx_hit *hit_out) {
+int cx_results_get(const cx_results *results, size_t index, cx_hit *hit_out) noexcept {
     if (!results || !hit_out || index >= results->hits.size()) return 0;
     const cx_results::Hit &hit = results->hits[index];
     hit_out->data = cx_bytes{hit.data.data(), hit.data.size()};
@@ -146,7 +146,7 @@ int cx_results_get(const cx_results *results, size_t index, cx_hit *hit_out) {
     return 1;
 }
 
-void cx_results_destroy(cx_results *results) {
+void cx_results_destroy(cx_results *results) noexcept {
     delete results;
 }
 
