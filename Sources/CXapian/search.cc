@@ -19,7 +19,9 @@ constexpr Xapian::doccount min_check_at_least = 100;
 
 /// The text a snippet is cut from: the body, capped and without the highlight markers.
 std::string snippet_source(const std::string &data) {
-    std::string body = body_of_data(data);
+    size_t blank = data.find("\n\n");
+    if (blank == std::string::npos) return std::string();
+    std::string body = data.substr(blank + 2, snippet_source_limit + 1);
     if (body.size() > snippet_source_limit) {
         size_t cut = snippet_source_limit;
         while (cut > 0 && (static_cast<unsigned char>(body[cut]) & 0xC0) == 0x80) --cut;
@@ -100,8 +102,9 @@ cx_status cx_database_search(cx_database *database, const cx_search_options *opt
             enquire.set_query(Xapian::Query(Xapian::Query::OP_FILTER,
                                             blend_decay(query, options->now, options->decay_weight),
                                             build_filter(*options)));
-            Xapian::doccount wanted = options->offset + options->limit;
-            Xapian::MSet mset = enquire.get_mset(options->offset, options->limit, std::max(wanted, min_check_at_least));
+            uint64_t wanted = uint64_t(options->offset) + options->limit;
+            auto check_at_least = Xapian::doccount(std::min<uint64_t>(std::max<uint64_t>(wanted, min_check_at_least), UINT32_MAX));
+            Xapian::MSet mset = enquire.get_mset(options->offset, options->limit, check_at_least);
             collect_hits(mset, options->snippet_length, *results);
         }
         // Xapian never corrects the word being typed (the partial last word). When

@@ -58,9 +58,6 @@ std::string unique_term(const std::string &kind, const std::string &id);
 /// True for terms produced from free text without a prefix (the spelling words).
 bool is_plain_word(const std::string &term);
 
-/// The body part of stored document data: everything after the first blank line.
-std::string body_of_data(const std::string &data);
-
 /// Reads the last applied sequence number from any database.
 int64_t read_last_seq(const Xapian::Database &db);
 
