@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "Indexer", targets: ["Indexer"]),
         .library(name: "Feeds", targets: ["Feeds"]),
         .library(name: "Notifier", targets: ["Notifier"]),
+        .library(name: "Intents", targets: ["Intents"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -48,10 +49,15 @@ let package = Package(
         .target(name: "Feeds", dependencies: ["EngramCore"]),
         // Live, updating freedesktop notifications.
         .target(name: "Notifier", dependencies: ["DBus", "EngramCore"]),
+        // The catalog of intents and phrases, shortcuts, contexts, summaries, graphs, analytics, delayed intents.
+        .target(
+            name: "Intents",
+            dependencies: ["EngramCore", "Indexer", .product(name: "TOMLKit", package: "TOMLKit")]
+        ),
         .executableTarget(
             name: "engram",
             dependencies: [
-                "EngramCore", "Indexer", "Feeds", "Notifier", "DBus",
+                "EngramCore", "Indexer", "Feeds", "Notifier", "DBus", "Intents",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -61,6 +67,7 @@ let package = Package(
         .testTarget(name: "DBusTests", dependencies: ["DBus"]),
         .testTarget(name: "FeedsTests", dependencies: ["Feeds", "EngramCore"], resources: [.copy("Golden")]),
         .testTarget(name: "EngramTests", dependencies: ["EngramCore", "Indexer"]),
+        .testTarget(name: "IntentsTests", dependencies: ["Intents", "Indexer", "EngramCore"], resources: [.copy("Golden")]),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx17

@@ -19,5 +19,7 @@ struct EngramCommand: ParsableCommand {
             TagCommand.self, UntagCommand.self, PinCommand.self, ForgetCommand.self,
             ImportCommand.self, ExportCommand.self, IndexCommand.self, StatsCommand.self,
             OpenCommand.self, SessionCommand.self,
+            AskCommand.self, ShortcutCommand.self, ContextCommand.self, AnalyticsCommand.self,
+            ConnectionsCommand.self, PrivacyCommand.self,
         ])
 }
