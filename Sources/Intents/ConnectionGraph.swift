@@ -104,7 +104,8 @@ public struct ConnectionGraph: Sendable, Codable, Equatable {
                 switch ch {
                 case "\"": out += "\\\""
                 case "\\": out += "\\\\"
-                case "\n", "\r": out += " "
+                case "\n": out += "\\n"
+                case "\r": out += " "
                 default: out.unicodeScalars.append(ch)
                 }
             }

@@ -9,6 +9,14 @@ public struct Shortcut: Sendable, Equatable, Codable {
     public var summary: String?
     /// A key chord for `engram shortcut bind`, e.g. "Super+Shift+S".
     public var key: String?
+
+    /// Creates a shortcut.
+    public init(name: String, steps: [String], summary: String? = nil, key: String? = nil) {
+        self.name = name
+        self.steps = steps
+        self.summary = summary
+        self.key = key
+    }
 }
 
 /// The person's own phrases and shortcuts from `config.toml`:
@@ -23,6 +31,9 @@ public struct Shortcut: Sendable, Equatable, Codable {
 public struct ShortcutConfig: Sendable, Equatable {
     public var phrases: [(template: String, intent: IntentName)] = []
     public var shortcuts: [Shortcut] = []
+
+    /// No phrases and no shortcuts.
+    public init() {}
 
     public static func == (a: ShortcutConfig, b: ShortcutConfig) -> Bool {
         a.shortcuts == b.shortcuts && a.phrases.map { "\($0.template)=\($0.intent.rawValue)" } == b.phrases.map { "\($0.template)=\($0.intent.rawValue)" }

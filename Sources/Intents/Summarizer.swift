@@ -88,6 +88,7 @@ public struct Summarizer {
             for s in Self.sentences(m.content) {
                 let t = Set(Self.terms(s))
                 guard t.count >= 3 else { continue }
+                if s.hasSuffix(":") { continue }  // a heading, not a statement
                 raw.append((s, m.id, t))
                 for w in t { df[w, default: 0] += 1 }
             }
