@@ -61,6 +61,7 @@ let package = Package(
         .testTarget(name: "DBusTests", dependencies: ["DBus"]),
         .testTarget(name: "FeedsTests", dependencies: ["Feeds", "EngramCore"], resources: [.copy("Golden")]),
         .testTarget(name: "EngramTests", dependencies: ["EngramCore", "Indexer"]),
+        .testTarget(name: "NotifierTests", dependencies: ["Notifier", "DBus", "EngramCore"]),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx17
