@@ -140,11 +140,12 @@ public actor LiveActivity {
     }
     private var dismissalDeadline: ContinuousClock.Instant?
 
-    /// Stops everything without showing an end (the host is shutting down).
+    /// Stops everything without an end (the host is shutting down): a live item nobody will update is taken down.
     public func shutdown() async {
         for task in tasks { task.cancel() }
         tasks = []
         wake.finish()
+        if phase == .active || phase == .stale { await surface.remove() }
         resumeEndWaiters()
         await surface.detach()
     }
