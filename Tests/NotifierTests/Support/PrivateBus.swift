@@ -1,4 +1,5 @@
 import DBus
+import Glibc
 import Foundation
 
 /// A private `dbus-daemon` for one test, so D-Bus tests need no bus around them.
@@ -147,20 +148,22 @@ final class PrivateBus: @unchecked Sendable {
         return process
     }
 
+    /// Kills a child with SIGKILL and waits (up to 5 s) until it is reaped; `waitUntilExit` can spin forever here.
+    static func kill(_ process: Process) {
+        guard process.isRunning else { return }
+        Glibc.kill(process.processIdentifier, SIGKILL)
+        let deadline = Date().addingTimeInterval(5)
+        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+    }
+
     /// Kills the children and the daemon and removes the temporary directory.
     func stop() {
         let toKill = lock.withLock { () -> [Process] in
             defer { children = [] }
             return children
         }
-        for child in toKill where child.isRunning {
-            child.terminate()
-            child.waitUntilExit()
-        }
-        if daemon.isRunning {
-            kill(daemon.processIdentifier, SIGKILL)
-            daemon.waitUntilExit()
-        }
+        for child in toKill { Self.kill(child) }
+        Self.kill(daemon)
         try? FileManager.default.removeItem(at: directory)
     }
 }
