@@ -45,6 +45,11 @@ public enum NotificationCloser {
         for fd in Int32(0)...2 {
             posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0)
         }
+        // Close everything else the helper would inherit: a pipe held open keeps whoever reads our output waiting.
+        let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        for fd in open.compactMap({ Int32($0) }) where fd > 2 {
+            posix_spawn_file_actions_addclose(&actions, fd)
+        }
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { for p in argv { free(p) } }
         var pid: pid_t = 0
