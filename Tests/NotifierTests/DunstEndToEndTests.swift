@@ -34,44 +34,37 @@ import Testing
         var env = desktop.environment
         env["ENGRAM_DATA_DIR"] = dir.path + "/data"
         env["ENGRAM_CONFIG_DIR"] = dir.path + "/config"
-        func engram(_ arguments: [String], stdin: String? = nil) throws -> PrivateBus.Output {
-            if let stdin {
-                let input = dir.path + "/input.txt"
-                try stdin.write(toFile: input, atomically: true, encoding: .utf8)
-                let quoted = ([Self.engram] + arguments).map { "'\($0)'" }.joined(separator: " ")
-                return try run("/bin/sh", ["-c", "\(quoted) < '\(input)'"], env: env)
-            }
-            return try run(Self.engram, arguments, env: env)
+        let environment = env
+        let inputPath = dir.path + "/input.txt"
+        func engram(_ arguments: [String], stdin: String = "") async throws -> PrivateBus.Output {
+            try stdin.write(toFile: inputPath, atomically: true, encoding: .utf8)
+            let command = ([Self.engram] + arguments).map { "'\($0)'" }.joined(separator: " ") + " < '\(inputPath)'"
+            let exports = environment.filter { ["DISPLAY", "ENGRAM_DATA_DIR", "ENGRAM_CONFIG_DIR"].contains($0.key) }
+                .map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
+            return try await bus.run("/bin/sh", ["-c", "export \(exports); exec \(command)"])
         }
 
         // `engram session start --follow` keeps the live notification in the foreground.
-        let follow = Process()
-        follow.executableURL = URL(fileURLWithPath: Self.engram)
-        follow.arguments = ["session", "start", "--curriculum", "rust", "--follow"]
-        follow.environment = env
-        let followOut = Pipe()
-        follow.standardOutput = followOut
-        follow.standardError = followOut
-        try follow.run()
-        defer { PrivateBus.kill(follow) }
-        #expect(await eventually(timeout: 10) { try desktop.displayed() == 1 }, "the session's notification is on screen")
+        let follow = try ChildProcess.spawn(Self.engram, ["session", "start", "--curriculum", "rust", "--follow"], environment: env)
+        defer { follow.kill() }
+        #expect(await eventually(timeout: 10) { try await desktop.displayed() == 1 }, "the session's notification is on screen")
 
         // Plain CLI commands change the store; the following process updates the notification in place.
-        #expect(try engram(["session", "next"]).status == 0)
+        #expect(try await engram(["session", "next"]).status == 0)
         try await Task.sleep(for: .milliseconds(1600))
-        #expect(try engram(["session", "pause"]).status == 0)
+        #expect(try await engram(["session", "pause"]).status == 0)
         try await Task.sleep(for: .milliseconds(1600))
-        #expect(try desktop.displayed() == 1, "still one notification: updated in place, not stacked")
+        #expect(try await desktop.displayed() == 1, "still one notification: updated in place, not stacked")
 
         // A capture session, hostile text last so it is the one shown.
-        let capture = try engram(["capture", "--dismiss-after", "120"],
+        let capture = try await engram(["capture", "--dismiss-after", "120"],
                                  stdin: "first thought\n<b>not bold</b> & ${exec id} <span color='red'>x</span>\n")
         #expect(capture.status == 0, "capture: \(capture.stderr)")
         #expect(capture.stdout.hasPrefix("Captured 2 memories"))
-        #expect(await eventually(timeout: 5) { try desktop.displayed() == 2 })
+        #expect(await eventually(timeout: 5) { try await desktop.displayed() == 2 })
 
         let shot = dir.path + "/dunst.png"
-        let colours = try desktop.screenshot(to: shot)
+        let colours = try await desktop.screenshot(to: shot)
         #expect(colours > 16, "the screenshot shows drawn notifications, not an empty screen (\(colours) colours)")
         if ProcessInfo.processInfo.environment["ENGRAM_UPDATE_SCREENSHOTS"] == "1" {
             let target = Self.root.appendingPathComponent("Integrations/notifications/dunst-live-sessions.png").path
@@ -81,19 +74,19 @@ import Testing
         }
 
         // The person dismisses everything: the learning session goes on, its notification never comes back.
-        _ = try desktop.dunstctl("close-all")
-        #expect(await eventually { try desktop.displayed() == 0 })
-        #expect(try engram(["session", "resume"]).status == 0)
+        _ = try await desktop.dunstctl("close-all")
+        #expect(await eventually { try await desktop.displayed() == 0 })
+        #expect(try await engram(["session", "resume"]).status == 0)
         try await Task.sleep(for: .milliseconds(1800))
-        #expect(try desktop.displayed() == 0, "a dismissed live notification is not re-popped")
+        #expect(try await desktop.displayed() == 0, "a dismissed live notification is not re-popped")
         #expect(try store.activeSession(kind: .learning)?.state == .running)
-        #expect(try engram(["session", "stop"]).status == 0)
+        #expect(try await engram(["session", "stop"]).status == 0)
         #expect(await eventually(timeout: 5) { !follow.isRunning }, "--follow returns when the session ends")
-        #expect(follow.terminationStatus == 0)
-        #expect(try desktop.displayed() == 0, "not even the end is shown after a dismissal")
+        #expect(follow.exitCode == 0)
+        #expect(try await desktop.displayed() == 0, "not even the end is shown after a dismissal")
 
         // dunst's history holds what the person saw, last state of each.
-        let history = try desktop.history()
+        let history = try await desktop.history()
         let learning = history.filter { ($0["summary"] as? String)?.hasPrefix("Rust") == true }
         #expect(learning.count == 1, "one entry for the whole learning session: \(learning)")
         let session = try #require(learning.first)
@@ -105,22 +98,5 @@ import Testing
         #expect(captured["body"] as? String ==
                 "2 memories saved and linked\n<i>“&lt;b&gt;not bold&lt;/b&gt; &amp; ${exec id} &lt;span color='red'&gt;x&lt;/span&gt;”</i>",
                 "hostile text escaped for dunst's markup")
-    }
-
-    private func run(_ executable: String, _ arguments: [String], env: [String: String]) throws -> PrivateBus.Output {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = env
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        while process.isRunning { Thread.sleep(forTimeInterval: 0.01) }
-        return PrivateBus.Output(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                                 stderr: String(decoding: stderr, as: UTF8.self))
     }
 }

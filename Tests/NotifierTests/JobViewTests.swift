@@ -12,7 +12,7 @@ import Testing
     final class Harness: @unchecked Sendable {
         let dir = TempDir()
         let bus: PrivateBus
-        let mock: Process
+        let mock: ChildProcess
         let probe: DBusConnection
         let connection: DBusConnection
         let store: Store
@@ -57,7 +57,7 @@ import Testing
         func finish() async {
             runner?.cancel()
             await runner?.value
-            PrivateBus.kill(mock)
+            mock.kill()
             probe.close()
             connection.close()
             bus.stop()

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 
 /// A real notification server on a virtual screen: Xvfb plus dunst on a private bus, read back with
 /// `dunstctl` and photographed with ImageMagick's `import`.
@@ -11,57 +12,48 @@ final class DunstDesktop: @unchecked Sendable {
         if present() { return true }
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("scripts/install-deps.sh").path
-        let install = Process()
-        install.executableURL = URL(fileURLWithPath: "/bin/bash")
-        install.arguments = [script]
-        try? install.run()
-        install.waitUntilExit()
+        if let install = try? ChildProcess.spawn("/bin/bash", [script], environment: ProcessInfo.processInfo.environment) {
+            install.wait()
+        }
         return present()
     }()
 
     let bus: PrivateBus
     let display: String
     let directory: String
-    private let xvfb: Process
-    private let dunst: Process
+    private let xvfb: ChildProcess
+    private let dunst: ChildProcess
 
     init(bus: PrivateBus, directory: String) throws {
         self.bus = bus
         self.directory = directory
-        xvfb = Process()
-        xvfb.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
-        xvfb.arguments = ["-displayfd", "1", "-screen", "0", "800x300x24", "-nolisten", "tcp"]
-        let out = Pipe()
-        xvfb.standardOutput = out
-        xvfb.standardError = FileHandle.nullDevice
-        try xvfb.run()
-        var text = ""
-        let deadline = Date().addingTimeInterval(15)
-        while !text.contains("\n"), Date() < deadline {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            text += String(decoding: chunk, as: UTF8.self)
+        let out = try ChildPipe()
+        do {
+            defer { close(out.write) }
+            xvfb = try ChildProcess.spawn("/usr/bin/Xvfb", ["-displayfd", "1", "-screen", "0", "800x300x24", "-nolisten", "tcp"],
+                                          environment: ProcessInfo.processInfo.environment, stdout: out.write)
         }
+        defer { close(out.read) }
+        // Xvfb writes the display number it picked once it is ready (EOF if it died).
+        var text = ""
+        var byte: UInt8 = 0
+        while !text.hasSuffix("\n"), read(out.read, &byte, 1) == 1 { text.unicodeScalars.append(Unicode.Scalar(byte)) }
         guard let number = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            PrivateBus.kill(xvfb)
+            xvfb.kill()
             throw PrivateBusError("Xvfb did not report a display (got \(text.debugDescription))")
         }
         display = ":\(number)"
 
         let config = directory + "/dunstrc"
         try Self.config.write(toFile: config, atomically: true, encoding: .utf8)
-        dunst = Process()
-        dunst.executableURL = URL(fileURLWithPath: "/usr/bin/dunst")
-        dunst.arguments = ["-config", config]
-        dunst.environment = environment
-        dunst.standardOutput = FileHandle.nullDevice
-        dunst.standardError = FileHandle(forWritingAtPath: "/dev/null")
-        try dunst.run()
+        var env = bus.environment
+        env["DISPLAY"] = display
+        dunst = try ChildProcess.spawn("/usr/bin/dunst", ["-config", config], environment: env)
         let probe = try bus.connect()
         defer { probe.close() }
         let until = Date().addingTimeInterval(15)
         while (try? probe.nameOwner("org.freedesktop.Notifications")) == nil, Date() < until {
-            guard dunst.isRunning else { throw PrivateBusError("dunst exited with \(dunst.terminationStatus)") }
+            guard dunst.isRunning else { throw PrivateBusError("dunst exited with \(dunst.exitCode)") }
             Thread.sleep(forTimeInterval: 0.05)
         }
     }
@@ -108,18 +100,18 @@ final class DunstDesktop: @unchecked Sendable {
     }
 
     /// Runs `dunstctl args…` and returns what it printed.
-    func dunstctl(_ arguments: String...) throws -> String {
-        let output = try bus.run("/usr/bin/dunstctl", arguments)
+    func dunstctl(_ arguments: String...) async throws -> String {
+        let output = try await bus.run("/usr/bin/dunstctl", arguments)
         guard output.status == 0 else { throw PrivateBusError("dunstctl \(arguments) failed: \(output.stderr)") }
         return output.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// How many notifications are on screen.
-    func displayed() throws -> Int { Int(try dunstctl("count", "displayed")) ?? -1 }
+    func displayed() async throws -> Int { Int(try await dunstctl("count", "displayed")) ?? -1 }
 
     /// The closed notifications dunst keeps, newest first, each field unwrapped.
-    func history() throws -> [[String: Any]] {
-        let text = try dunstctl("history")
+    func history() async throws -> [[String: Any]] {
+        let text = try await dunstctl("history")
         guard let json = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
               let data = json["data"] as? [[[String: Any]]], let list = data.first else {
             throw PrivateBusError("unexpected dunstctl history: \(text.prefix(300))")
@@ -129,15 +121,15 @@ final class DunstDesktop: @unchecked Sendable {
 
     /// A screenshot of the whole screen as PNG at `path`, and the number of colours in it.
     @discardableResult
-    func screenshot(to path: String) throws -> Int {
-        let shot = try bus.run("/usr/bin/import", ["-display", display, "-window", "root", "-strip", path])
+    func screenshot(to path: String) async throws -> Int {
+        let shot = try await bus.run("/usr/bin/import", ["-display", display, "-window", "root", "-strip", path])
         guard shot.status == 0 else { throw PrivateBusError("import failed: \(shot.stderr)") }
-        let colours = try bus.run("/usr/bin/identify", ["-format", "%k", path])
+        let colours = try await bus.run("/usr/bin/identify", ["-format", "%k", path])
         return Int(colours.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
     }
 
     func stop() {
-        PrivateBus.kill(dunst)
-        PrivateBus.kill(xvfb)
+        dunst.kill()
+        xvfb.kill()
     }
 }

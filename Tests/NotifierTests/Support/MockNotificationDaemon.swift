@@ -7,7 +7,7 @@ import Foundation
 final class MockNotificationDaemon: @unchecked Sendable {
     static let python = "/usr/bin/python3"
     let bus: PrivateBus
-    let process: Process
+    let process: ChildProcess
     /// A connection of the test's own, for reading calls back and emitting signals.
     let probe: DBusConnection
 
@@ -33,7 +33,7 @@ final class MockNotificationDaemon: @unchecked Sendable {
         let deadline = Date().addingTimeInterval(15)
         while Date() < deadline {
             if (try? probe.nameOwner(DBusNotificationServer.busName)) != nil { return }
-            guard process.isRunning else { throw PrivateBusError("dbusmock exited with \(process.terminationStatus)") }
+            guard process.isRunning else { throw PrivateBusError("dbusmock exited with \(process.exitCode)") }
             Thread.sleep(forTimeInterval: 0.05)
         }
         throw PrivateBusError("dbusmock did not take \(DBusNotificationServer.busName) within 15 s")
@@ -95,7 +95,7 @@ final class MockNotificationDaemon: @unchecked Sendable {
 
     /// Kills the server as a crash would and waits until the bus has seen it go.
     func kill() throws {
-        PrivateBus.kill(process)
+        process.kill()
         let deadline = Date().addingTimeInterval(10)
         while (try? probe.nameOwner(DBusNotificationServer.busName)) != nil, Date() < deadline {
             Thread.sleep(forTimeInterval: 0.05)
@@ -104,17 +104,17 @@ final class MockNotificationDaemon: @unchecked Sendable {
 
     /// Stops the mock and closes the probe connection.
     func stop() {
-        PrivateBus.kill(process)
+        process.kill()
         probe.close()
     }
 }
 
 /// Polls `condition` until it holds or `timeout` passes; returns whether it held.
-func eventually(timeout: Double = 5, _ condition: () throws -> Bool) async -> Bool {
+func eventually(timeout: Double = 5, _ condition: () async throws -> Bool) async -> Bool {
     let deadline = Date().addingTimeInterval(timeout)
     while Date() < deadline {
-        if (try? condition()) == true { return true }
+        if (try? await condition()) == true { return true }
         try? await Task.sleep(for: .milliseconds(50))
     }
-    return (try? condition()) == true
+    return (try? await condition()) == true
 }
