@@ -9,6 +9,14 @@ import Foundation
 /// created when the session is seen active, ended with the session, and never re-created after the person
 /// dismissed it. The daemon hosts one for every active session; `engram session start --follow` and
 /// `engram capture` host one for their own session.
+///
+/// Hosting it in the daemon (cancel the task on shutdown; live notifications are then taken down):
+///
+///     let live = LiveSession(
+///         store: library.store, scope: .active,
+///         surfaces: try LiveSurfaces.automatic(connection: sessionBus),
+///         perform: { link in _ = try LinkHandler(library: library, source: "notification").perform(link) })
+///     let task = Task { await live.run() }
 public actor LiveSession {
     /// Which sessions to follow.
     public enum Scope: Sendable, Equatable {
