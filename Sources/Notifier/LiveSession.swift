@@ -68,6 +68,8 @@ public actor LiveSession {
 
     private var tracked: [String: Tracked] = [:]
     private var finished: [String: LiveActivity] = [:]
+    /// Sessions whose activity has ended: never followed again, even after their activity is let go.
+    private var ended: Set<String> = []
     private var notes: [String: CaptureNotes] = [:]
     private var generation: UInt64 = 0
     private var noticed = false
@@ -124,7 +126,7 @@ public actor LiveSession {
         }
         let now = store.clock()
         let active = sessions.filter(\.isActive)
-        for session in active where finished[session.id] == nil {
+        for session in active where !ended.contains(session.id) {
             var entry: Tracked
             if let existing = tracked[session.id] { entry = existing } else { entry = await startTracking(session) }
             let content = SessionPresenter.content(for: session, now: now, notes: notes[session.id])
@@ -135,6 +137,7 @@ public actor LiveSession {
         for (id, entry) in tracked where !activeIDs.contains(id) {
             tracked[id] = nil
             finished[id] = entry.activity
+            ended.insert(id)
             let session = sessions.first { $0.id == id } ?? (try? store.session(id: id)) ?? nil
             guard let session else {
                 await entry.activity.end(nil, dismissal: .immediate)
@@ -142,6 +145,14 @@ public actor LiveSession {
             }
             let policy = session.kind == .capture ? options.captureDismissal : options.learningDismissal
             await entry.activity.end(SessionPresenter.content(for: session, now: now, notes: notes[id]), dismissal: policy)
+            if scope == .active {
+                // A long-running host lets an ended activity go once its dismissal has run.
+                let activity = entry.activity
+                Task { [weak self] in
+                    await activity.waitForDismissal()
+                    await self?.release(id)
+                }
+            }
         }
         if case .session(let id) = scope, let session = sessions.first, !session.isActive,
            tracked[id] == nil {
@@ -182,6 +193,11 @@ public actor LiveSession {
     }
 
     // MARK: Private
+
+    private func release(_ id: String) async {
+        if let activity = finished.removeValue(forKey: id) { await activity.shutdown() }
+        notes[id] = nil
+    }
 
     private func startTracking(_ session: Session) async -> Tracked {
         let id = session.id
