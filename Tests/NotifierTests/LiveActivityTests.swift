@@ -82,12 +82,15 @@ import Testing
         #expect(await eventually { server.requests.count == 1 })
         server.stop()
         await activity.update(Self.content("Paused", 3))
+        #expect(await eventually { events.all.contains(.unavailable("not running")) }, "the owner hears it")
+        await activity.update(Self.content("Paused", 4))
         try await Task.sleep(for: .milliseconds(300))
         #expect(server.requests.count == 1, "nothing reaches a stopped server")
-        #expect(events.all.contains(.unavailable("not running")), "the owner hears it once")
+        #expect(events.all.filter { $0 == .unavailable("not running") }.count == 1, "once, not per update")
         server.start()
         #expect(await eventually { server.requests.count == 2 })
         #expect(server.requests[1].summary == "Rust — Paused")
+        #expect(server.requests[1].hints["value"] == .int32(50), "the latest state, 4 of 8")
         #expect(server.requests[1].replacesID == 0, "a fresh notification on the new server")
     }
 
