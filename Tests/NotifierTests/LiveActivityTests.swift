@@ -45,8 +45,8 @@ import Testing
         #expect(server.requests.last?.body.hasPrefix("No update for under a minute") == true)
         #expect(await activity.phase == .stale)
         await activity.update(Self.content("Studying", 2))
-        #expect(await eventually { server.requests.last?.summary == "Rust — Studying" })
         #expect(await activity.phase == .active)
+        #expect(await eventually { server.requests.contains { $0.summary == "Rust — Studying" && $0.body.hasPrefix("2 of 8") } })
     }
 
     @Test("Dismissal policies: immediate closes at once, after(t) closes on our own timer, default leaves it")
