@@ -43,6 +43,7 @@ import Testing
         #expect(calls.count >= 2 && calls.count <= 5, "a handful of calls, not a thousand: \(calls.count)")
         #expect(stats.received == 1020 && stats.droppedStale == 20, "every stale update was dropped: \(stats)")
         #expect(stats.presented == calls.count)
+        try #require(!calls.isEmpty)
         #expect(calls.dropFirst().allSatisfy { $0.replacesID == calls[0].replacesID || $0.replacesID == 1 }, "one notification, replaced in place")
         let last = try #require(calls.last)
         #expect(last.summary == "Capture — Complete", "the final state is the last thing the server got")

@@ -33,6 +33,7 @@ import Testing
         func body(_ quote: String) -> String {
             markup ? "1 memory so far\n<i>“\(quote)”</i>" : "1 memory so far\n“\(quote)”"
         }
+        try #require(calls.count >= 5)
         #expect(calls[0].summary == #"<b>bold</b> & <span foreground="red">red</span> &amp; <i — Capturing"#,
                 "the summary is plain text: never escaped, never interpreted")
         #expect(calls[0].body == body(markup

@@ -15,6 +15,7 @@ import Testing
 
         let first = try store.startLearningSession(curriculumID: "rust")
         #expect(await eventually { server.requests.count == 1 }, "a session started from anywhere shows up")
+        try #require(server.requests.count >= 1)
         #expect(server.requests[0].hints["x-dunst-stack-tag"] == .string("engram-session-\(first.id)"))
         try store.transition(.stop)
         #expect(await eventually { server.requests.last?.summary.hasSuffix("— Stopped") == true })
