@@ -68,6 +68,7 @@ let package = Package(
         .testTarget(name: "FeedsTests", dependencies: ["Feeds", "EngramCore"], resources: [.copy("Golden")]),
         .testTarget(name: "EngramTests", dependencies: ["EngramCore", "Indexer"]),
         .testTarget(name: "IntentsTests", dependencies: ["Intents", "Indexer", "EngramCore"], resources: [.copy("Golden")]),
+        .testTarget(name: "NotifierTests", dependencies: ["Notifier", "DBus", "EngramCore"]),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx17
