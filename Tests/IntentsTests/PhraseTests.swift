@@ -110,3 +110,16 @@ struct ReadmeTableTests {
         for d in IntentCatalog.all { #expect(table.contains("| \(d.name.rawValue) |")) }
     }
 }
+
+struct DBusShapeTests {
+    /// The daemon's per-intent methods come from the catalog: one typed argument per parameter, defaults for empties.
+    @Test func perIntentMethodSignaturesFollowTheCatalog() throws {
+        let q = IntentCatalog.definition(.queryMemory)
+        #expect(q.dbusInSignature == "sib")
+        #expect(try q.invocation(dbusArguments: ["actors", "-1", "true"]).resolved() == ["query": "actors", "limit": "10", "includeRelated": "true"])
+        #expect(IntentCatalog.definition(.dailyReview).dbusInSignature == "i")
+        let xml = IntentCatalog.dbusMethodsXML
+        #expect(xml.contains("<method name=\"Perform\">"))
+        for d in IntentCatalog.all { #expect(xml.contains("<method name=\"\(d.name.rawValue)\">")) }
+    }
+}
