@@ -18,6 +18,6 @@ struct EngramCommand: ParsableCommand {
             RememberCommand.self, SearchCommand.self, ShowCommand.self, RelatedCommand.self,
             TagCommand.self, UntagCommand.self, PinCommand.self, ForgetCommand.self,
             ImportCommand.self, ExportCommand.self, IndexCommand.self, StatsCommand.self,
-            OpenCommand.self, SessionCommand.self,
+            OpenCommand.self, SessionCommand.self, DaemonCommand.self,
         ])
 }
