@@ -37,22 +37,8 @@ struct Clipboard: Sendable {
         return nil
     }
 
-    /// Runs a clipboard tool with `text` on its standard input; true if it started and took the text.
+    /// Runs a clipboard tool with `text` on its standard input; true if it started.
     private static func pipe(_ text: String, to path: String, _ arguments: [String]) -> Bool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        let input = Pipe()
-        process.standardInput = input
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        do {
-            try process.run()
-            try input.fileHandleForWriting.write(contentsOf: Data(text.utf8))
-            try input.fileHandleForWriting.close()
-            return true
-        } catch {
-            return false
-        }
+        (try? ChildProcess.spawn(path, arguments, input: Data(text.utf8))) != nil
     }
 }

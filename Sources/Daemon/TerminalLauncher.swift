@@ -52,21 +52,14 @@ struct TerminalLauncher: Sendable {
             log.warning("the terminal program was not found", metadata: ["program": "\(argv[0])"])
             return false
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = Array(argv.dropFirst())
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
         let log = self.log
         let name = argv[0]
-        process.terminationHandler = { p in
-            if p.terminationStatus != 0 {
-                log.warning("the terminal exited with an error", metadata: ["program": "\(name)", "status": "\(p.terminationStatus)"])
-            }
-        }
         do {
-            try process.run()
+            try ChildProcess.spawn(executable, Array(argv.dropFirst())) { status in
+                if status != 0 {
+                    log.warning("the terminal exited with an error", metadata: ["program": "\(name)", "status": "\(status)"])
+                }
+            }
             log.info("opened a terminal", metadata: ["program": "\(name)"])
             return true
         } catch {

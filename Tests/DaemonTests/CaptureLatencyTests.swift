@@ -1,0 +1,68 @@
+import DBus
+import EngramCore
+import Foundation
+import Testing
+
+/// A capture shows up in the desktop's search within 100 ms.
+@Suite struct CaptureLatencyTests {
+    typealias D = DaemonFixture
+
+    /// The time until GNOME Shell's GetInitialResultSet (made from this test's connection) lists `id`.
+    static func timeUntilListed(_ d: DaemonFixture, _ word: String, _ id: String, from start: ContinuousClock.Instant,
+                                limit: Duration = .seconds(5)) throws -> Duration? {
+        while ContinuousClock.now - start < limit {
+            let ids = try d.call(D.providerPath, D.provider, "GetInitialResultSet", [.strings([word])]).first?.stringArrayValue ?? []
+            if ids.contains("engram://memory/\(id)") { return ContinuousClock.now - start }
+            Thread.sleep(forTimeInterval: 0.002)
+        }
+        return nil
+    }
+
+    /// `engram remember` finds the writer busy, nudges the daemon and returns once it has indexed the memory.
+    @Test func aCLICaptureIsSearchableWithin100ms() async throws {
+        try await withDaemon { d in
+            _ = try d.initialResultSet(["warmup"])
+            var latencies: [Duration] = []
+            for n in 0..<5 {
+                let word = "zebracapture\(n)"
+                let out = try d.engram(["remember", "Spotted a \(word) at the lake"])
+                let exited = ContinuousClock.now
+                #expect(out.status == 0, "\(out.stderr)")
+                let id = String(out.stdout.split(separator: " ")[1])
+                let latency = try #require(try Self.timeUntilListed(d, word, id, from: exited), "never listed")
+                latencies.append(latency)
+            }
+            let median = latencies.sorted()[latencies.count / 2]
+            print("capture (engram remember exit) → GetInitialResultSet lists it: \(latencies.map(\.ms)) ms")
+            #expect(median < .milliseconds(100), "median \(median.ms) ms over \(latencies.map(\.ms))")
+        }
+    }
+
+    /// A capture nobody tells the daemon about (another program writing the store) is picked up through
+    /// inotify on the store's WAL file.
+    @Test func aCaptureWithoutANudgeIsSearchableWithin100ms() async throws {
+        try await withDaemon { d in
+            _ = try d.initialResultSet(["warmup"])
+            let store = try Store(path: d.dataDir + "/engram.sqlite")
+            var latencies: [Duration] = []
+            for n in 0..<5 {
+                let word = "otterquiet\(n)"
+                let memory = try store.remember(MemoryDraft(content: "An \(word) in the river", source: "test")).memory
+                let stored = ContinuousClock.now
+                let latency = try #require(try Self.timeUntilListed(d, word, memory.id, from: stored), "never listed")
+                latencies.append(latency)
+            }
+            let median = latencies.sorted()[latencies.count / 2]
+            print("capture (store commit, no nudge) → GetInitialResultSet lists it: \(latencies.map(\.ms)) ms")
+            #expect(median < .milliseconds(100), "median \(median.ms) ms over \(latencies.map(\.ms))")
+        }
+    }
+}
+
+extension Duration {
+    /// Milliseconds, rounded to a tenth.
+    var ms: Double {
+        let (s, atto) = components
+        return ((Double(s) * 1000 + Double(atto) / 1e15) * 10).rounded() / 10
+    }
+}
