@@ -45,7 +45,7 @@ extension DBusConnection {
     public func send(destination: String, path: DBusObjectPath, interface: String, method: String,
                      arguments: [DBusValue] = []) throws {
         let message = try makeCall(destination, path, interface, method, arguments)
-        dbusMessageSetNoReply(message)
+        message.setNoReply()
         try core.send(message)
     }
 

@@ -31,8 +31,12 @@ extension DBusConnection {
         throws -> AsyncStream<DBusSignalEvent> {
         let (stream, continuation) = AsyncStream<DBusSignalEvent>.makeStream(bufferingPolicy: bufferingPolicy)
         let subscription = try addMatch(rule) { continuation.yield($0) }
-        continuation.onTermination = { _ in subscription.cancel() }
-        core.onClose { continuation.finish() }
+        let core = self.core
+        let closeToken = core.onClose { continuation.finish() }
+        continuation.onTermination = { _ in
+            subscription.cancel()
+            core.removeCloseHandler(closeToken)
+        }
         return stream
     }
 
@@ -50,7 +54,7 @@ extension DBusConnection {
         let message = try Message.signal(path: path, interface: interface, member: signal)
         if let destination {
             try DBusNames.validateBusName(destination)
-            dbusMessageSetDestination(message, destination)
+            message.setDestination(destination)
         }
         try message.append(arguments)
         try core.send(message)

@@ -8,7 +8,7 @@ public struct DBusObjectPath: Sendable, Hashable, Comparable, ExpressibleByStrin
     public let rawValue: String
 
     /// Creates a path from text, throwing `InvalidArgs` if it is not a valid object path.
-    public init(_ rawValue: String) throws {
+    public init(validating rawValue: String) throws {
         self.rawValue = rawValue
         try validate()
     }

@@ -9,7 +9,7 @@ public struct DBusSignature: Sendable, Hashable, Comparable, ExpressibleByString
     public let rawValue: String
 
     /// Creates a signature from text, throwing `InvalidSignature` if libdbus rejects it.
-    public init(_ rawValue: String) throws {
+    public init(validating rawValue: String) throws {
         self.rawValue = rawValue
         try validate()
     }

@@ -104,6 +104,16 @@ final class Message: @unchecked Sendable {
         return DBusError(name: name, message: text ?? "")
     }
 
+    /// Marks a call as not expecting a reply.
+    func setNoReply() {
+        dbus_message_set_no_reply(raw, 1)
+    }
+
+    /// Addresses the message to one bus name, which the caller has validated.
+    func setDestination(_ destination: String) {
+        _ = dbus_message_set_destination(raw, destination)
+    }
+
     // MARK: Body
 
     /// Appends values to the body, after checking they can be sent as they are.
@@ -121,14 +131,4 @@ final class Message: @unchecked Sendable {
 extension DBusError {
     /// The error thrown when libdbus cannot allocate.
     static let outOfMemory = DBusError(name: DBusError.Name.noMemory, message: "libdbus ran out of memory")
-}
-
-/// Marks a call as not expecting a reply.
-func dbusMessageSetNoReply(_ message: Message) {
-    dbus_message_set_no_reply(message.raw, 1)
-}
-
-/// Addresses a message (such as a unicast signal) to one bus name, already validated.
-func dbusMessageSetDestination(_ message: Message, _ destination: String) {
-    _ = dbus_message_set_destination(message.raw, destination)
 }

@@ -21,8 +21,8 @@ import Testing
         }
     }
 
-    static func introspect(_ service: TestService, path: String) throws -> XMLElement {
-        let output = try service.bus.run("/usr/bin/gdbus", ["introspect", "--session", "--xml",
+    static func introspect(_ service: TestService, path: String) async throws -> XMLElement {
+        let output = try await service.bus.run("/usr/bin/gdbus", ["introspect", "--session", "--xml",
                                                             "--dest", TestInterface.busName, "--object-path", path])
         #expect(output.status == 0, "gdbus introspect failed: \(output.stderr)")
         let document = try XMLDocument(xmlString: output.stdout, options: [])
@@ -30,8 +30,8 @@ import Testing
     }
 
     @Test func gdbusIntrospectionMatchesTheTable() async throws {
-        try await withTestService { service in
-            let root = try Self.introspect(service, path: TestInterface.path.rawValue)
+        try await withTestService { service async throws in
+            let root = try await Self.introspect(service, path: TestInterface.path.rawValue)
             let interfaces = root.elements(forName: "interface")
             let names = interfaces.compactMap { $0.attribute(forName: "name")?.stringValue }
             #expect(names == ["org.freedesktop.DBus.Peer", "org.freedesktop.DBus.Introspectable",
@@ -66,17 +66,31 @@ import Testing
     }
 
     @Test func parentNodesListTheirChildren() async throws {
-        try await withTestService { service in
-            let root = try Self.introspect(service, path: "/com/example")
+        try await withTestService { service async throws in
+            let root = try await Self.introspect(service, path: "/com/example")
             #expect(root.elements(forName: "interface").isEmpty)
             #expect(root.elements(forName: "node").compactMap { $0.attribute(forName: "name")?.stringValue } == ["EngramTest"])
-            let top = try Self.introspect(service, path: "/")
+            let top = try await Self.introspect(service, path: "/")
             #expect(top.elements(forName: "node").compactMap { $0.attribute(forName: "name")?.stringValue } == ["com"])
         }
     }
 
+    @Test func oneObjectCanServeSeveralInterfaces() async throws {
+        try await withTestService { service async throws in
+            try service.server.export([
+                DBusInterface("com.example.First", methods: [DBusMethod("Which", out: "s") { _ in ["first"] }]),
+                DBusInterface("com.example.Second", methods: [DBusMethod("Which", out: "s") { _ in ["second"] }]),
+            ], at: "/multi")
+            #expect(try service.call("Which", interface: "com.example.First", path: "/multi") == ["first"])
+            #expect(try service.call("Which", interface: "com.example.Second", path: "/multi") == ["second"])
+            let root = try await Self.introspect(service, path: "/multi")
+            let names = root.elements(forName: "interface").compactMap { $0.attribute(forName: "name")?.stringValue }
+            #expect(names.suffix(2) == ["com.example.First", "com.example.Second"])
+        }
+    }
+
     @Test func peerPingAnswersOnAnyExportedObject() async throws {
-        try await withTestService { service in
+        try await withTestService { service async throws in
             let reply = try service.call("Ping", interface: "org.freedesktop.DBus.Peer")
             #expect(reply.isEmpty)
             let id = try service.call("GetMachineId", interface: "org.freedesktop.DBus.Peer")

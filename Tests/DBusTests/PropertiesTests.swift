@@ -6,26 +6,26 @@ import Testing
     static let properties = "org.freedesktop.DBus.Properties"
 
     @Test func getAndGetAllReadTheGetters() async throws {
-        try await withTestService { service in
+        try await withTestService { service async throws in
             let name = try service.call("Get", [.string(TestInterface.name), "Name"], interface: Self.properties)
             #expect(name == [.variant("initial")])
             let all = try #require(try service.call("GetAll", [.string(TestInterface.name)], interface: Self.properties)
                 .first?.dictionaryValue)
             #expect(all == ["Name": "initial", "Count": .uint32(3), "Secret": "hidden"])
-            let gdbus = try service.gdbusCall("Get", ["'\(TestInterface.name)'", "'Count'"], interface: Self.properties)
+            let gdbus = try await service.gdbusCall("Get", ["'\(TestInterface.name)'", "'Count'"], interface: Self.properties)
             #expect(gdbus.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "(<uint32 3>,)")
         }
     }
 
     @Test func setFromGdbusChangesTheValueAndEmitsPropertiesChanged() async throws {
-        try await withTestService { service in
+        try await withTestService { service async throws in
             let seen = Collector<DBusSignalEvent>()
             let subscription = try service.client.addMatch(
                 DBusMatchRule(sender: TestInterface.busName, path: TestInterface.path,
                               interface: Self.properties, member: "PropertiesChanged")) { seen.append($0) }
             defer { subscription.cancel() }
 
-            let output = try service.gdbusCall("Set", ["'\(TestInterface.name)'", "'Name'", "<'renamed'>"],
+            let output = try await service.gdbusCall("Set", ["'\(TestInterface.name)'", "'Name'", "<'renamed'>"],
                                                interface: Self.properties)
             #expect(output.status == 0, "gdbus Set failed: \(output.stderr)")
             #expect(service.properties.name == "renamed")
@@ -38,7 +38,7 @@ import Testing
     }
 
     @Test func invalidatingPropertiesAreListedWithoutValues() async throws {
-        try await withTestService { service in
+        try await withTestService { service async throws in
             let stream = try service.client.signals(matching: DBusMatchRule(interface: Self.properties, member: "PropertiesChanged"))
             _ = try service.call("Set", [.string(TestInterface.name), "Secret", .variant("x")], interface: Self.properties)
             var iterator = stream.makeAsyncIterator()
@@ -48,7 +48,7 @@ import Testing
     }
 
     @Test func serverSideChangesCanBeAnnounced() async throws {
-        try await withTestService { service in
+        try await withTestService { service async throws in
             let seen = Collector<DBusSignalEvent>()
             try service.client.addMatch(DBusMatchRule(member: "PropertiesChanged")) { seen.append($0) }
             service.properties.count = 42
@@ -60,7 +60,7 @@ import Testing
     }
 
     @Test func badSetsAreRefusedWithTheRightErrors() async throws {
-        try await withTestService { service in
+        try await withTestService { service async throws in
             let readOnly = #expect(throws: DBusError.self) {
                 try service.call("Set", [.string(TestInterface.name), "Count", .variant(.uint32(1))], interface: Self.properties)
             }

@@ -17,7 +17,7 @@ import Testing
     ])
 
     @Test func everyTypeRoundTripsThroughOurClient() async throws {
-        try await withTestService { service in
+        try await withTestService { service async throws in
             let cases: [(String, DBusValue)] = [
                 ("EchoString", "hello, wörld ✓"),
                 ("EchoStrings", .strings(["a", "", "c d"])),
@@ -44,7 +44,7 @@ import Testing
     }
 
     @Test func asyncCallReturnsTheReply() async throws {
-        try await withTestService { service in
+        try await withTestService { service async throws in
             let reply = try await service.client.call(destination: TestInterface.busName, path: TestInterface.path,
                                                       interface: TestInterface.name, method: "EchoMatches",
                                                       arguments: [Self.matches])
@@ -53,7 +53,7 @@ import Testing
     }
 
     @Test func typedConversionsReadNaturally() async throws {
-        try await withTestService { service in
+        try await withTestService { service async throws in
             let reply = try service.call("EchoVardict", [Self.metas])
             let metas = try #require(reply.first?.dictionaryValue)
             #expect(metas["id"]?.stringValue == "mem:1")
@@ -80,8 +80,8 @@ import Testing
         ("EchoPath", "'/org/engram/Engram'", "(objectpath '/org/engram/Engram',)"),
     ])
     func gdbusCallsEveryType(method: String, argument: String, expected: String) async throws {
-        try await withTestService { service in
-            let output = try service.gdbusCall(method, [argument])
+        try await withTestService { service async throws in
+            let output = try await service.gdbusCall(method, [argument])
             #expect(output.status == 0, "gdbus failed: \(output.stderr)")
             #expect(output.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == expected)
         }

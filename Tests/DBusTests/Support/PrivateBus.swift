@@ -1,5 +1,6 @@
 import DBus
 import Foundation
+import Glibc
 
 /// A private `dbus-daemon` for one test, so D-Bus tests need no bus around them.
 ///
@@ -10,13 +11,13 @@ import Foundation
 final class PrivateBus: @unchecked Sendable {
     /// The daemon's address, e.g. `unix:abstract=/tmp/dbus-…,guid=…`.
     let address: String
-    /// The daemon's process id.
+    /// The dbus-daemon's process id (kill it to simulate the bus going away).
     let pid: Int32
 
-    private let daemon: Process
+    private let daemon: ChildProcess
     private let directory: URL
     private let lock = NSLock()
-    private var children: [Process] = []
+    private var children: [ChildProcess] = []
 
     /// Starts the daemon and waits (up to 10 s) for it to print its address.
     init() throws {
@@ -26,27 +27,36 @@ final class PrivateBus: @unchecked Sendable {
         let config = directory.appendingPathComponent("session.conf")
         try Self.config(socketDirectory: directory.path).write(to: config, atomically: true, encoding: .utf8)
 
-        daemon = Process()
-        daemon.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
-        daemon.arguments = ["--config-file=\(config.path)", "--nofork", "--print-address=1"]
-        let output = Pipe()
-        daemon.standardOutput = output
-        daemon.standardError = FileHandle.nullDevice
-        try daemon.run()
-        pid = daemon.processIdentifier
+        // `timeout` is a safety net: if the test process dies without calling stop(), the
+        // daemon still goes away after a quarter of an hour instead of lingering forever.
+        let output = try ChildPipe()
+        defer { close(output.read) }
+        do {
+            defer { close(output.write) }
+            daemon = try ChildProcess.spawn("/usr/bin/timeout", [
+                "--signal=KILL", "900", "/usr/bin/dbus-daemon", "--config-file=\(config.path)",
+                "--nofork", "--print-address=1", "--print-pid=1",
+            ], environment: ProcessInfo.processInfo.environment, stdout: output.write)
+        }
 
+        // The daemon prints its address, then its pid, one per line, and keeps stdout open.
         var text = ""
+        var buffer = [UInt8](repeating: 0, count: 4096)
         let deadline = Date().addingTimeInterval(10)
-        while !text.contains("\n"), Date() < deadline {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            text += String(decoding: chunk, as: UTF8.self)
+        while text.split(separator: "\n").count < 2, Date() < deadline {
+            var fd = pollfd(fd: output.read, events: Int16(POLLIN), revents: 0)
+            guard poll(&fd, 1, 1000) > 0 else { continue }
+            let count = read(output.read, &buffer, buffer.count)
+            if count <= 0 { break }
+            text += String(decoding: buffer[0..<count], as: UTF8.self)
         }
-        guard let line = text.split(separator: "\n").first, line.hasPrefix("unix:") else {
-            daemon.terminate()
-            throw PrivateBusError("dbus-daemon did not print an address (got \(text.debugDescription))")
+        let lines = text.split(separator: "\n")
+        guard lines.count >= 2, lines[0].hasPrefix("unix:"), let daemonPid = Int32(lines[1]) else {
+            daemon.kill()
+            throw PrivateBusError("dbus-daemon did not print its address and pid (got \(text.debugDescription))")
         }
-        address = String(line)
+        address = String(lines[0])
+        pid = daemonPid
     }
 
     deinit {
@@ -98,70 +108,62 @@ final class PrivateBus: @unchecked Sendable {
         let stderr: String
     }
 
+    /// Starts a bus without holding up Swift's cooperative threads while the daemon starts.
+    static func start() async throws -> PrivateBus {
+        try await onThread { try PrivateBus() }
+    }
+
     /// Runs a program against this bus and waits for it, killing it after `timeout`.
-    func run(_ executable: String, _ arguments: [String], timeout: TimeInterval = 20) throws -> Output {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = environment
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
-        // Read both pipes while the child runs so a large output cannot block it.
-        let collected = Collected()
-        let readers = DispatchGroup()
-        for (pipe, isOut) in [(out, true), (err, false)] {
-            readers.enter()
-            DispatchQueue.global().async {
-                let data = pipe.fileHandleForReading.readDataToEndOfFile()
-                collected.set(String(decoding: data, as: UTF8.self), stdout: isOut)
-                readers.leave()
-            }
+    ///
+    /// The waiting happens on dedicated threads, never on Swift's cooperative pool.
+    func run(_ executable: String, _ arguments: [String], timeout: TimeInterval = 20) async throws -> Output {
+        try await onThread { try self.runBlocking(executable, arguments, timeout: timeout) }
+    }
+
+    private func runBlocking(_ executable: String, _ arguments: [String], timeout: TimeInterval) throws -> Output {
+        let out = try ChildPipe(), err = try ChildPipe()
+        let child: ChildProcess
+        do {
+            defer { close(out.write); close(err.write) }
+            child = try ChildProcess.spawn(executable, arguments, environment: environment,
+                                           stdout: out.write, stderr: err.write)
         }
-        try process.run()
-        if exited.wait(timeout: .now() + timeout) == .timedOut {
-            process.terminate()
-            _ = exited.wait(timeout: .now() + 5)
-            readers.wait()
-            throw PrivateBusError("\(executable) \(arguments.joined(separator: " ")) did not finish within \(timeout) s; stderr: \(collected.stderr)")
+        defer { close(out.read); close(err.read) }
+        let (texts, timedOut) = readAll([out.read, err.read], until: Date().addingTimeInterval(timeout))
+        if timedOut {
+            child.kill()
+            throw PrivateBusError("\(executable) \(arguments.joined(separator: " ")) did not finish within \(timeout) s; stderr: \(texts[1])")
         }
-        readers.wait()
-        return Output(status: process.terminationStatus, stdout: collected.stdout, stderr: collected.stderr)
+        return Output(status: child.exitCode, stdout: texts[0], stderr: texts[1])
     }
 
     /// Starts a long-running program against this bus; it is killed in `stop()` if still running.
     @discardableResult
-    func spawn(_ executable: String, _ arguments: [String]) throws -> Process {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = environment
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        lock.withLock { children.append(process) }
-        return process
+    func spawn(_ executable: String, _ arguments: [String]) throws -> ChildProcess {
+        let child = try ChildProcess.spawn(executable, arguments, environment: environment)
+        lock.withLock { children.append(child) }
+        return child
     }
 
     /// Kills the children and the daemon and removes the temporary directory.
     func stop() {
-        let toKill = lock.withLock { () -> [Process] in
+        let toKill = lock.withLock { () -> [ChildProcess] in
             defer { children = [] }
             return children
         }
-        for child in toKill where child.isRunning {
-            child.terminate()
-            child.waitUntilExit()
-        }
-        if daemon.isRunning {
-            kill(daemon.processIdentifier, SIGKILL)
-            daemon.waitUntilExit()
-        }
+        // SIGKILL: python-dbusmock sits in a GLib main loop and may never run a SIGTERM handler.
+        for child in toKill { child.kill() }
+        kill(pid, SIGKILL)
+        daemon.kill()
         try? FileManager.default.removeItem(at: directory)
+    }
+}
+
+/// Runs blocking work on a dedicated thread and awaits its result, keeping Swift's
+/// cooperative threads free (a blocked pool starves every other async test).
+func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread.detachNewThread { continuation.resume(with: Result { try body() }) }
     }
 }
 
@@ -169,14 +171,4 @@ final class PrivateBus: @unchecked Sendable {
 struct PrivateBusError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
-}
-
-/// Output gathered from a child's pipes on background threads.
-private final class Collected: @unchecked Sendable {
-    private let lock = NSLock()
-    private var out = ""
-    private var err = ""
-    func set(_ text: String, stdout: Bool) { lock.withLock { if stdout { out = text } else { err = text } } }
-    var stdout: String { lock.withLock { out } }
-    var stderr: String { lock.withLock { err } }
 }

@@ -124,8 +124,8 @@ final class TestService: Sendable {
     }
 
     /// Runs `gdbus call` against the test object and returns what it printed.
-    func gdbusCall(_ method: String, _ arguments: [String] = [], interface: String = TestInterface.name) throws -> PrivateBus.Output {
-        try bus.run("/usr/bin/gdbus", ["call", "--session", "--dest", TestInterface.busName,
+    func gdbusCall(_ method: String, _ arguments: [String] = [], interface: String = TestInterface.name) async throws -> PrivateBus.Output {
+        try await bus.run("/usr/bin/gdbus", ["call", "--session", "--dest", TestInterface.busName,
                                        "--object-path", TestInterface.path.rawValue,
                                        "--method", "\(interface).\(method)", "--"] + arguments)
     }
@@ -139,10 +139,10 @@ final class TestService: Sendable {
 }
 
 /// Runs `body` with a fresh test service and always tears it down.
-func withTestService<T>(_ body: (TestService) async throws -> T) async throws -> T {
-    let service = try TestService()
+func withTestService(_ body: (TestService) async throws -> Void) async throws {
+    let service = try await onThread { try TestService() }
     defer { service.stop() }
-    return try await body(service)
+    try await body(service)
 }
 
 /// Waits up to `timeout` for `condition`, polling every 10 ms.
