@@ -39,6 +39,6 @@ struct Clipboard: Sendable {
 
     /// Runs a clipboard tool with `text` on its standard input; true if it started.
     private static func pipe(_ text: String, to path: String, _ arguments: [String]) -> Bool {
-        (try? ChildProcess.spawn(path, arguments, input: Data(text.utf8))) != nil
+        (try? DetachedProcess.spawn(path, arguments, input: Data(text.utf8))) != nil
     }
 }

@@ -55,7 +55,7 @@ struct TerminalLauncher: Sendable {
         let log = self.log
         let name = argv[0]
         do {
-            try ChildProcess.spawn(executable, Array(argv.dropFirst())) { status in
+            try DetachedProcess.spawn(executable, Array(argv.dropFirst())) { status in
                 if status != 0 {
                     log.warning("the terminal exited with an error", metadata: ["program": "\(name)", "status": "\(status)"])
                 }

@@ -3,7 +3,7 @@ import EngramCore
 import Foundation
 import Testing
 
-/// A capture shows up in the desktop's search within 100 ms.
+/// A capture shows up in the desktop's search at once (CLI) or within 100 ms (any other writer of the store).
 @Suite struct CaptureLatencyTests {
     typealias D = DaemonFixture
 
@@ -18,23 +18,23 @@ import Testing
         return nil
     }
 
-    /// `engram remember` finds the writer busy, nudges the daemon and returns once it has indexed the memory.
-    @Test func aCLICaptureIsSearchableWithin100ms() async throws {
+    /// `engram remember` finds the writer busy, nudges the daemon and returns once the daemon has indexed
+    /// the memory: the very first search after the command returns lists it.
+    @Test func aCLICaptureIsSearchableWhenTheCommandReturns() async throws {
         try await withDaemon { d in
             _ = try d.initialResultSet(["warmup"])
-            var latencies: [Duration] = []
+            var totals: [Duration] = []
             for n in 0..<5 {
                 let word = "zebracapture\(n)"
+                let start = ContinuousClock.now
                 let out = try d.engram(["remember", "Spotted a \(word) at the lake"])
-                let exited = ContinuousClock.now
+                totals.append(ContinuousClock.now - start)
                 #expect(out.status == 0, "\(out.stderr)")
                 let id = String(out.stdout.split(separator: " ")[1])
-                let latency = try #require(try Self.timeUntilListed(d, word, id, from: exited), "never listed")
-                latencies.append(latency)
+                let ids = try d.call(D.providerPath, D.provider, "GetInitialResultSet", [.strings([word])]).first?.stringArrayValue
+                #expect(ids == ["engram://memory/\(id)"], "not searchable when `engram remember` returned")
             }
-            let median = latencies.sorted()[latencies.count / 2]
-            print("capture (engram remember exit) → GetInitialResultSet lists it: \(latencies.map(\.ms)) ms")
-            #expect(median < .milliseconds(100), "median \(median.ms) ms over \(latencies.map(\.ms))")
+            print("engram remember (debug build, whole process, nudge included): \(totals.map(\.ms)) ms")
         }
     }
 
@@ -44,8 +44,10 @@ import Testing
         try await withDaemon { d in
             _ = try d.initialResultSet(["warmup"])
             let store = try Store(path: d.dataDir + "/engram.sqlite")
+            let warmup = try store.remember(MemoryDraft(content: "An otter warming up", source: "test")).memory
+            _ = try Self.timeUntilListed(d, "warming", warmup.id, from: .now)
             var latencies: [Duration] = []
-            for n in 0..<5 {
+            for n in 0..<7 {
                 let word = "otterquiet\(n)"
                 let memory = try store.remember(MemoryDraft(content: "An \(word) in the river", source: "test")).memory
                 let stored = ContinuousClock.now

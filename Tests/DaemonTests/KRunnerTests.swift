@@ -77,14 +77,9 @@ import Testing
     /// Copy goes through Klipper, as KDE's own runners do; python-dbusmock plays Klipper here.
     @Test func copyPutsTheWholeMemoryOnKlippersClipboard() async throws {
         try await withDaemon { d in
-            let mock = Process()
-            mock.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-            mock.arguments = ["-m", "dbusmock", "--session", "org.kde.klipper", "/klipper", "org.kde.klipper.klipper"]
-            mock.environment = d.environment
-            mock.standardOutput = FileHandle.nullDevice
-            mock.standardError = FileHandle.nullDevice
-            try mock.run()
-            defer { kill(mock.processIdentifier, SIGKILL); mock.waitUntilExit() }
+            let mock = try ChildProcess.spawn("/usr/bin/python3", ["-m", "dbusmock", "--session", "org.kde.klipper", "/klipper",
+                                                                   "org.kde.klipper.klipper"], environment: d.environment)
+            defer { mock.kill() }
             #expect(try await eventually { try d.client.nameOwner("org.kde.klipper") != nil })
             _ = try d.callPeer("org.kde.klipper", "/klipper", "org.freedesktop.DBus.Mock", "AddMethod",
                                ["org.kde.klipper.klipper", "setClipboardContents", "s", "", ""])

@@ -39,23 +39,21 @@ import Testing
 
     @Test func sigtermCommitsReleasesTheWriterAndTheNameAndExitsZero() async throws {
         try await withDaemon { d in
-            let daemon = Process()
-            daemon.executableURL = URL(fileURLWithPath: D.engramBinary)
-            daemon.arguments = ["daemon"]
-            daemon.environment = d.environment
-            let err = Pipe()
-            daemon.standardError = err
-            daemon.standardOutput = FileHandle.nullDevice
-            try daemon.run()
-            #expect(try await eventually { try d.daemonPID() == daemon.processIdentifier })
+            let err = try ChildPipe()
+            let daemon: ChildProcess
+            do {
+                defer { close(err.write) }
+                daemon = try ChildProcess.spawn(D.engramBinary, ["daemon"], environment: d.environment, stderr: err.write)
+            }
+            defer { close(err.read) }
+            #expect(try await eventually { try d.daemonPID() == daemon.pid })
 
             // A capture the daemon was not told about, then SIGTERM at once.
             let store = try Store(path: d.dataDir + "/engram.sqlite")
             let memory = try store.remember(MemoryDraft(content: "Quokka facts before shutdown", source: "test")).memory
-            kill(daemon.processIdentifier, SIGTERM)
-            daemon.waitUntilExit()
-            let log = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            #expect(daemon.terminationReason == .exit && daemon.terminationStatus == 0, "log: \(log)")
+            daemon.signal(SIGTERM)
+            let log = readAll([err.read], until: Date().addingTimeInterval(30)).texts[0]
+            #expect(daemon.exitCode == 0, "log: \(log)")
             #expect(log.contains("<6>stopping signal=SIGTERM"))
             #expect(log.contains("<6>stopped"))
             #expect(try d.client.nameOwner(D.busName) == nil)

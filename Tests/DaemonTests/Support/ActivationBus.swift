@@ -1,5 +1,6 @@
 import DBus
 import Foundation
+import Glibc
 
 /// A private `dbus-daemon` for one test, with a service folder so D-Bus activation is real.
 ///
@@ -13,7 +14,7 @@ final class ActivationBus: @unchecked Sendable {
     /// Where activated services write their standard error.
     var logPath: String { directory.appendingPathComponent("bus.log").path }
 
-    private let daemon: Process
+    private let daemon: ChildProcess
 
     /// Writes the config and `services` (file name → contents) and starts the bus.
     init(services: [String: String]) throws {
@@ -29,28 +30,33 @@ final class ActivationBus: @unchecked Sendable {
             .write(to: config, atomically: true, encoding: .utf8)
         _ = FileManager.default.createFile(atPath: directory.appendingPathComponent("bus.log").path, contents: nil)
 
-        daemon = Process()
-        daemon.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
-        daemon.arguments = ["--config-file=\(config.path)", "--nofork", "--print-address=1"]
+        // `timeout` is a safety net: if the test process dies without stop(), the bus goes away in 15 minutes.
         var env = ProcessInfo.processInfo.environment
         for key in ["DBUS_SESSION_BUS_ADDRESS", "DBUS_STARTER_ADDRESS", "DBUS_STARTER_BUS_TYPE", "INVOCATION_ID"] {
             env.removeValue(forKey: key)
         }
-        daemon.environment = env
-        let output = Pipe()
-        daemon.standardOutput = output
-        daemon.standardError = try FileHandle(forWritingTo: directory.appendingPathComponent("bus.log"))
-        try daemon.run()
-
+        let output = try ChildPipe()
+        defer { close(output.read) }
+        let log = open(directory.appendingPathComponent("bus.log").path, O_WRONLY | O_APPEND | O_CLOEXEC)
+        defer { close(log) }
+        do {
+            defer { close(output.write) }
+            daemon = try ChildProcess.spawn("/usr/bin/timeout", [
+                "--signal=KILL", "900", "/usr/bin/dbus-daemon", "--config-file=\(config.path)", "--nofork", "--print-address=1",
+            ], environment: env, stdout: output.write, stderr: log)
+        }
         var text = ""
+        var buffer = [UInt8](repeating: 0, count: 4096)
         let deadline = Date().addingTimeInterval(10)
         while !text.contains("\n"), Date() < deadline {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            text += String(decoding: chunk, as: UTF8.self)
+            var fd = pollfd(fd: output.read, events: Int16(POLLIN), revents: 0)
+            guard poll(&fd, 1, 1000) > 0 else { continue }
+            let count = read(output.read, &buffer, buffer.count)
+            if count <= 0 { break }
+            text += String(decoding: buffer[0..<count], as: UTF8.self)
         }
         guard let line = text.split(separator: "\n").first, line.hasPrefix("unix:") else {
-            daemon.terminate()
+            daemon.kill()
             throw TestError("dbus-daemon did not print an address (got \(text.debugDescription))")
         }
         address = String(line)
@@ -104,10 +110,7 @@ final class ActivationBus: @unchecked Sendable {
 
     /// Kills the bus and removes its folder.
     func stop() {
-        if daemon.isRunning {
-            kill(daemon.processIdentifier, SIGKILL)
-            daemon.waitUntilExit()
-        }
+        daemon.kill()
         try? FileManager.default.removeItem(at: directory)
     }
 }

@@ -116,14 +116,14 @@ final class DaemonFixture: @unchecked Sendable {
     /// Calls the daemon from this test's own connection.
     func call(_ path: String, _ interface: String, _ method: String, _ arguments: [DBusValue] = [],
               timeout: Duration = .seconds(30)) throws -> [DBusValue] {
-        try client.call(destination: Self.busName, path: try DBusObjectPath(path), interface: interface, method: method,
+        try client.call(destination: Self.busName, path: try DBusObjectPath(validating: path), interface: interface, method: method,
                         arguments: arguments, timeout: timeout)
     }
 
     /// Calls another peer on this bus (a mock, the bus itself) from this test's connection.
     func callPeer(_ destination: String, _ path: String, _ interface: String, _ method: String,
                   _ arguments: [DBusValue] = []) throws -> [DBusValue] {
-        try client.call(destination: destination, path: try DBusObjectPath(path), interface: interface, method: method,
+        try client.call(destination: destination, path: try DBusObjectPath(validating: path), interface: interface, method: method,
                         arguments: arguments, timeout: .seconds(10))
     }
 

@@ -2,12 +2,14 @@ import Foundation
 import Glibc
 
 /// Starts programs for the desktop (terminals, clipboard tools) the way a launcher should: in their own
-/// session, with no signal blocked and default signal handling, and reaps them when they exit.
+/// session, with no signal blocked, default signal handling and none of the daemon's descriptors, and
+/// reaps them when they exit.
 ///
 /// Foundation's `Process` hands the child the calling thread's signal mask, and the daemon's work runs
 /// on dispatch threads that block nearly every signal: a terminal started that way would ignore
-/// Ctrl+C and SIGTERM. `posix_spawn` with an empty mask and default dispositions avoids that.
-enum ChildProcess {
+/// Ctrl+C and SIGTERM. `posix_spawn` with an empty mask and default dispositions avoids that, and
+/// closing every descriptor above stderr keeps the bus socket and the index's files out of the child.
+enum DetachedProcess {
     /// Signals whose handling goes back to the default in the child (the daemon ignores SIGPIPE, for one).
     /// glibc's `POSIX_SPAWN_SETSID` (2.26+), hidden from Swift behind `_GNU_SOURCE`: the child gets its own session.
     private static let setSessionID: Int32 = 0x80
@@ -37,7 +39,7 @@ enum ChildProcess {
         defer { posix_spawn_file_actions_destroy(&actions) }
         var pipeEnds: [Int32] = [-1, -1]
         if input != nil {
-            guard pipe(&pipeEnds) == 0 else { throw ChildProcessError("cannot make a pipe: \(String(cString: strerror(errno)))") }
+            guard pipe(&pipeEnds) == 0 else { throw DetachedProcessError("cannot make a pipe: \(String(cString: strerror(errno)))") }
             posix_spawn_file_actions_adddup2(&actions, pipeEnds[0], 0)
             posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
             posix_spawn_file_actions_addclose(&actions, pipeEnds[1])
@@ -46,6 +48,7 @@ enum ChildProcess {
         }
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        _ = addCloseFrom?(&actions, 3)
 
         let argv = ([path] + arguments).map { strdup($0) }
         defer { argv.forEach { free($0) } }
@@ -56,7 +59,7 @@ enum ChildProcess {
         if input != nil { Glibc.close(pipeEnds[0]) }
         guard rc == 0 else {
             if input != nil { Glibc.close(pipeEnds[1]) }
-            throw ChildProcessError("cannot start \(path): \(String(cString: strerror(rc)))")
+            throw DetachedProcessError("cannot start \(path): \(String(cString: strerror(rc)))")
         }
         if let input {
             let fd = pipeEnds[1]
@@ -84,8 +87,16 @@ enum ChildProcess {
     }
 }
 
+/// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34+), which Swift's Glibc module does not export.
+private let addCloseFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
+    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else {
+        return nil
+    }
+    return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+}()
+
 /// A failure to start a child program.
-struct ChildProcessError: Error, CustomStringConvertible {
+struct DetachedProcessError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
 }
