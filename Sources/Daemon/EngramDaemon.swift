@@ -120,18 +120,14 @@ public final class EngramDaemon: @unchecked Sendable {
             return Status.unavailable
         }
 
-        let watcher: StoreWatcher?
-        do {
-            let store = (options.paths.storePath as NSString).lastPathComponent
-            watcher = try StoreWatcher(directory: options.paths.dataDirectory, files: [store, store + "-wal"],
-                                       queue: timerQueue) { [service] in
-                service.keeper.requestApply()
-                service.refreshGlance()
-            }
-        } catch {
-            log.warning("cannot watch the store for changes; relying on nudges and the periodic pass",
-                        metadata: ["error": "\(error)"])
-            watcher = nil
+        let store = (options.paths.storePath as NSString).lastPathComponent
+        let watcher = StoreWatcher(directory: options.paths.dataDirectory, files: [store, store + "-wal"], queue: timerQueue,
+                                   useInotify: environment["ENGRAM_TEST_NO_INOTIFY"] == nil) { [service] in
+            service.keeper.requestApply()
+            service.refreshGlance()
+        }
+        if case .polling(let reason) = watcher.mode {
+            log.notice("checking the store for changes every 100 ms instead of with inotify", metadata: ["reason": "\(reason)"])
         }
         let timers = [
             repeating(options.applyInterval) { [service] in
@@ -164,7 +160,7 @@ public final class EngramDaemon: @unchecked Sendable {
         stopRequested.wait()
 
         for timer in timers { timer.cancel() }
-        watcher?.cancel()
+        watcher.cancel()
         service.keeper.close()
         service.search.sync { $0.closeReader() }
         if connection.isConnected { _ = try? connection.releaseName(DaemonBus.name) }

@@ -56,7 +56,7 @@ import Testing
             }
             #expect(await eventually { announced()["MemoryCount"]?.uint32Value == count + 1 })
             #expect(announced()["TodayCount"] != nil)
-            #expect(announced()["IndexedChange"] != nil)
+            #expect(await eventually { announced()["IndexedChange"] != nil })
             #expect(try property(d, "MemoryCount")?.uint32Value == count + 1)
             #expect(try property(d, "PendingChanges")?.uint32Value == 0)
         }

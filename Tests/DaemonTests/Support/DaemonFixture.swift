@@ -39,7 +39,7 @@ final class DaemonFixture: @unchecked Sendable {
     }()
 
     /// Sets up the data folder (importing the samples unless `samples` is false) and starts the bus.
-    init(samples: Bool = true, config extra: String = "") throws {
+    init(samples: Bool = true, config extra: String = "", environment daemonEnvironment: [String: String] = [:]) throws {
         base = NSTemporaryDirectory() + "engram-daemon-test-" + UUID().uuidString
         dataDir = base + "/data"
         configDir = base + "/config"
@@ -61,7 +61,8 @@ final class DaemonFixture: @unchecked Sendable {
         try config.write(toFile: configDir + "/config.toml", atomically: true, encoding: .utf8)
 
         let template = try String(contentsOfFile: Self.root + "/Desktop/dbus-1/services/org.engram.Engram.service.in", encoding: .utf8)
-        let exec = "Exec=/usr/bin/env ENGRAM_DATA_DIR=\(dataDir) ENGRAM_CONFIG_DIR=\(configDir) \(Self.engramBinary) daemon"
+        let extraEnv = daemonEnvironment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value) " }.joined()
+        let exec = "Exec=/usr/bin/env ENGRAM_DATA_DIR=\(dataDir) ENGRAM_CONFIG_DIR=\(configDir) \(extraEnv)\(Self.engramBinary) daemon"
         let service = template.split(separator: "\n", omittingEmptySubsequences: false)
             .map { $0.hasPrefix("Exec=") ? exec : String($0) }.joined(separator: "\n")
         bus = try ActivationBus(services: ["org.engram.Engram.service": service])
@@ -217,8 +218,9 @@ final class DaemonFixture: @unchecked Sendable {
 }
 
 /// Runs `body` with a fresh fixture and always tears it down.
-func withDaemon<T>(samples: Bool = true, config: String = "", _ body: (DaemonFixture) async throws -> T) async throws -> T {
-    let fixture = try DaemonFixture(samples: samples, config: config)
+func withDaemon<T>(samples: Bool = true, config: String = "", environment: [String: String] = [:],
+                   _ body: (DaemonFixture) async throws -> T) async throws -> T {
+    let fixture = try DaemonFixture(samples: samples, config: config, environment: environment)
     defer { fixture.stop() }
     return try await body(fixture)
 }
