@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "Feeds", targets: ["Feeds"]),
         .library(name: "Notifier", targets: ["Notifier"]),
         .library(name: "Intents", targets: ["Intents"]),
+        .library(name: "Daemon", targets: ["Daemon"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -54,10 +55,19 @@ let package = Package(
             name: "Intents",
             dependencies: ["EngramCore", "Indexer", .product(name: "TOMLKit", package: "TOMLKit")]
         ),
+        // `engram daemon`: the index writer, GNOME Shell and KRunner providers, org.engram.Engram1.
+        .target(
+            name: "Daemon",
+            dependencies: [
+                "DBus", "Indexer", "EngramCore",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "TOMLKit", package: "TOMLKit"),
+            ]
+        ),
         .executableTarget(
             name: "engram",
             dependencies: [
-                "EngramCore", "Indexer", "Feeds", "Notifier", "DBus", "Intents",
+                "EngramCore", "Indexer", "Feeds", "Notifier", "DBus", "Intents", "Daemon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -69,6 +79,7 @@ let package = Package(
         .testTarget(name: "EngramTests", dependencies: ["EngramCore", "Indexer"]),
         .testTarget(name: "IntentsTests", dependencies: ["Intents", "Indexer", "EngramCore"], resources: [.copy("Golden")]),
         .testTarget(name: "NotifierTests", dependencies: ["Notifier", "DBus", "EngramCore"]),
+        .testTarget(name: "DaemonTests", dependencies: ["Daemon", "DBus", "EngramCore", "Indexer"]),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx17

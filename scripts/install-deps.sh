@@ -6,7 +6,7 @@ packages=(
   # build
   libxapian-dev libdbus-1-dev libsqlite3-dev pkg-config
   # run and test: Xapian's own tools, the bus, D-Bus peers and validators
-  xapian-tools dbus-daemon dbus-bin libglib2.0-bin python3-dbusmock python3-dbus python3-xapian desktop-file-utils graphviz
+  xapian-tools dbus-daemon dbus-bin libglib2.0-bin python3-dbusmock python3-dbus python3-xapian desktop-file-utils graphviz python3-gi
   # live notifications end to end: dunst under a virtual X display, busctl for `dunstctl history`, screenshots
   dunst xvfb imagemagick systemd
 )

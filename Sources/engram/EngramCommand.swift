@@ -21,5 +21,6 @@ struct EngramCommand: ParsableCommand {
             OpenCommand.self, SessionCommand.self, CaptureCommand.self, NotificationCloseCommand.self,
             AskCommand.self, ShortcutCommand.self, ContextCommand.self, AnalyticsCommand.self,
             ConnectionsCommand.self, PrivacyCommand.self,
+            DaemonCommand.self,
         ])
 }
