@@ -59,7 +59,7 @@ let package = Package(
         .target(
             name: "Daemon",
             dependencies: [
-                "DBus", "Indexer", "EngramCore",
+                "DBus", "Indexer", "EngramCore", "Notifier", "Intents",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]
