@@ -19,5 +19,6 @@ struct EngramCommand: ParsableCommand {
             TagCommand.self, UntagCommand.self, PinCommand.self, ForgetCommand.self,
             ImportCommand.self, ExportCommand.self, IndexCommand.self, StatsCommand.self,
             OpenCommand.self, SessionCommand.self,
+            FeedCommand.self,
         ])
 }

@@ -1,0 +1,5 @@
+import Feeds
+
+// Bars may send real-time signals before parsing is done; ignore them from the first instruction.
+FeedSignals.ignoreForOneShot()
+EngramFeedCommand.main()
