@@ -1,0 +1,155 @@
+// search.cc - cx_database_search and the cx_results page it returns.
+#include "shim.h"
+#include "decay_source.h"
+
+#include <algorithm>
+#include <memory>
+#include <cmath>
+
+namespace {
+
+/// Items lose their decay boost over this many seconds before expiry (365 days).
+constexpr double decay_horizon = 365.0 * 24 * 3600;
+
+/// Snippets are taken from at most this many leading bytes of a body, so a huge body stays fast.
+constexpr size_t snippet_source_limit = 64 * 1024;
+
+/// Estimates of the total are exact up to at least this many matches.
+constexpr Xapian::doccount min_check_at_least = 100;
+
+/// The text a snippet is cut from: the body, capped and without the highlight markers.
+std::string snippet_source(const std::string &data) {
+    std::string body = body_of_data(data);
+    if (body.size() > snippet_source_limit) {
+        size_t cut = snippet_source_limit;
+        while (cut > 0 && (static_cast<unsigned char>(body[cut]) & 0xC0) == 0x80) --cut;
+        body.resize(cut);
+    }
+    body.erase(std::remove_if(body.begin(), body.end(), [](char c) { return c == '\x02' || c == '\x03'; }), body.end());
+    return body;
+}
+
+/// The boolean filter for kinds, context and expiry.
+Xapian::Query build_filter(const cx_search_options &options) {
+    std::vector<Xapian::Query> kinds;
+    for (size_t i = 0; i < options.kind_count; ++i)
+        kinds.emplace_back(make_term(prefix::domain, lowercase(to_string(options.kinds[i]))));
+    Xapian::Query filter(Xapian::Query::OP_OR, kinds.begin(), kinds.end());
+    if (present(options.context)) {
+        Xapian::Query context(Xapian::Query::OP_OR,
+                              Xapian::Query(make_term(prefix::context, lowercase(to_string(options.context)))),
+                              Xapian::Query(prefix::no_context));
+        filter = Xapian::Query(Xapian::Query::OP_AND, filter, context);
+    }
+    if (!(options.flags & CX_SEARCH_INCLUDE_EXPIRED)) {
+        filter = Xapian::Query(Xapian::Query::OP_AND, filter,
+                               Xapian::Query(Xapian::Query::OP_VALUE_GE, slot::expiry, Xapian::sortable_serialise(options.now)));
+    }
+    return filter;
+}
+
+}  // namespace
+
+/// Blends relevance with the remaining-life boost: AND_MAYBE(query, SCALE_WEIGHT(decay, k)).
+Xapian::Query blend_decay(const Xapian::Query &query, double now, double weight) {
+    if (!(weight > 0) || !std::isfinite(weight)) return query;
+    Xapian::Query decay((new ExpiryDecaySource(slot::expiry, now, decay_horizon))->release());
+    return Xapian::Query(Xapian::Query::OP_AND_MAYBE, query, Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, decay, weight));
+}
+
+/// Copies an MSet page into results, with snippets when snippet_length > 0.
+void collect_hits(const Xapian::MSet &mset, uint32_t snippet_length, cx_results &results) {
+    Xapian::Stem stemmer("english");
+    results.estimated_total = mset.get_matches_estimated();
+    for (auto m = mset.begin(); m != mset.end(); ++m) {
+        cx_results::Hit hit;
+        hit.data = m.get_document().get_data();
+        hit.relevance = std::clamp(m.get_percent() / 100.0, 0.0, 1.0);
+        hit.docid = *m;
+        if (snippet_length > 0) {
+            // No SNIPPET_BACKGROUND_MODEL: where every word is common it shrinks the
+            // snippet to the bare match; without it the snippet is filled with context.
+            hit.snippet = mset.snippet(snippet_source(hit.data), snippet_length, stemmer,
+                                       Xapian::MSet::SNIPPET_EXHAUSTIVE, CX_HIGHLIGHT_START, CX_HIGHLIGHT_END,
+                                       "\u2026");
+        }
+        results.hits.push_back(std::move(hit));
+    }
+}
+
+extern "C" {
+
+cx_status cx_database_search(cx_database *database, const cx_search_options *options, cx_results **results_out,
+                             cx_error **error_out) {
+    if (error_out) *error_out = nullptr;
+    try {
+        require(database != nullptr && options != nullptr && results_out != nullptr,
+                "cx_database_search: database, options and results_out are required");
+        require(present(options->query), "cx_database_search: query is required");
+        require(options->kind_count == 0 || options->kinds != nullptr, "cx_database_search: kinds pointer is NULL");
+        require(!std::isnan(options->now), "cx_database_search: now must be a number");
+        *results_out = nullptr;
+
+        auto results = std::make_unique<cx_results>();
+        std::string corrected;
+        Xapian::Query query = parse_user_query(database->db, to_string(options->query), options->flags, &corrected);
+        if (!corrected.empty()) {
+            results->corrected = corrected;
+            results->has_corrected = true;
+        }
+        if (!query.empty() && options->kind_count > 0 && options->limit > 0) {
+            Xapian::Enquire enquire(database->db);
+            enquire.set_query(Xapian::Query(Xapian::Query::OP_FILTER,
+                                            blend_decay(query, options->now, options->decay_weight),
+                                            build_filter(*options)));
+            Xapian::doccount wanted = options->offset + options->limit;
+            Xapian::MSet mset = enquire.get_mset(options->offset, options->limit, std::max(wanted, min_check_at_least));
+            collect_hits(mset, options->snippet_length, *results);
+        }
+        // Xapian never corrects the word being typed (the partial last word). When
+        // nothing matches, correct it as a finished word so "did you mean" can help.
+        bool typing = (options->flags & CX_SEARCH_PARTIAL) && (options->flags & CX_SEARCH_SPELLING);
+        if (typing && !results->has_corrected && results->estimated_total == 0) {
+            std::string finished = to_string(options->query) + " ";
+            parse_user_query(database->db, finished, options->flags & ~uint32_t(CX_SEARCH_PARTIAL), &corrected);
+            while (!corrected.empty() && corrected.back() == ' ') corrected.pop_back();
+            if (!corrected.empty()) {
+                results->corrected = corrected;
+                results->has_corrected = true;
+            }
+        }
+        *results_out = results.release();
+        return CX_STATUS_SUCCESS;
+    } catch (...) {
+        return cx_translate_exception(error_out);
+    }
+}
+
+size_t cx_results_count(const cx_results *results) {
+    return results ? results->hits.size() : 0;
+}
+
+uint64_t cx_results_estimated_total(const cx_results *results) {
+    return results ? results->estimated_total : 0;
+}
+
+cx_bytes cx_results_corrected_query(const cx_results *results) {
+    if (!results || !results->has_corrected) return cx_bytes{nullptr, 0};
+    return cx_bytes{results->corrected.data(), results->corrected.size()};
+}
+
+int cx_results_get(const cx_results *results, size_t index, cx_hit *hit_out) {
+    if (!results || !hit_out || index >= results->hits.size()) return 0;
+    const cx_results::Hit &hit = results->hits[index];
+    hit_out->data = cx_bytes{hit.data.data(), hit.data.size()};
+    hit_out->snippet = cx_bytes{hit.snippet.data(), hit.snippet.size()};
+    hit_out->relevance = hit.relevance;
+    hit_out->docid = hit.docid;
+    return 1;
+}
+
+void cx_results_destroy(cx_results *results) {
+    delete results;
+}
+
+}  // extern "C"

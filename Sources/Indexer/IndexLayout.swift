@@ -1,0 +1,148 @@
+import CXapian
+import Foundation
+
+/// Where an index lives on disk: a Xapian stub file `<dir>/index` naming the current generation `<dir>/index.d/<n>`.
+///
+/// Readers and writers open the stub path. A rebuild writes a new generation and swaps
+/// the stub with `rename()`, so readers never see a half-built index. The stub holds
+/// `auto index.d/<n>`, a path relative to the stub's directory, so the data directory
+/// can be moved.
+public enum IndexLayout {
+    /// The stub file's name inside the data directory.
+    public static let stubName = "index"
+
+    /// The stub path for a data directory.
+    public static func stubPath(inDirectory directory: String) -> String {
+        (directory as NSString).appendingPathComponent(stubName)
+    }
+
+    /// The directory holding the generations of the index whose stub is at stubPath.
+    public static func generationsDirectory(forStub stubPath: String) -> String {
+        stubPath + ".d"
+    }
+
+    /// The absolute path of the generation the stub currently names, or nil if there is no stub.
+    public static func currentGeneration(forStub stubPath: String) throws -> String? {
+        guard let contents = FileManager.default.contents(atPath: stubPath) else { return nil }
+        guard let text = String(data: contents, encoding: .utf8) else {
+            throw IndexError.corrupt("the index stub file \(stubPath) is not text")
+        }
+        for line in text.split(whereSeparator: \.isNewline) {
+            let fields = line.split(separator: " ", maxSplits: 1)
+            guard fields.count == 2, fields[0] == "auto" || fields[0] == "glass" else { continue }
+            let target = String(fields[1])
+            if target.hasPrefix("/") { return target }
+            return ((stubPath as NSString).deletingLastPathComponent as NSString).appendingPathComponent(target)
+        }
+        throw IndexError.corrupt("the index stub file \(stubPath) names no database")
+    }
+
+    /// The names of the existing numbered generations, in ascending order.
+    public static func generations(forStub stubPath: String) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: generationsDirectory(forStub: stubPath))) ?? []
+        return names.filter { !$0.isEmpty && $0.allSatisfy(\.isNumber) }.sorted { (Int($0) ?? 0) < (Int($1) ?? 0) }
+    }
+
+    /// Creates the next numbered generation directory (mode 0700) and returns its name.
+    static func makeGeneration(forStub stubPath: String) throws -> String {
+        let directory = generationsDirectory(forStub: stubPath)
+        try makePrivateDirectory(directory)
+        var next = (generations(forStub: stubPath).last.flatMap { Int($0) } ?? 0) + 1
+        while true {
+            let path = (directory as NSString).appendingPathComponent(String(next))
+            if mkdir(path, 0o700) == 0 { return String(next) }
+            guard errno == EEXIST else { throw posixError("could not create the index generation \(path)") }
+            next += 1
+        }
+    }
+
+    /// The path of a generation by name.
+    static func generationPath(forStub stubPath: String, name: String) -> String {
+        (generationsDirectory(forStub: stubPath) as NSString).appendingPathComponent(name)
+    }
+
+    /// The stub file's contents naming a generation, relative to the stub's directory.
+    static func stubContents(forStub stubPath: String, generation name: String) -> String {
+        let relative = ((generationsDirectory(forStub: stubPath) as NSString).lastPathComponent as NSString)
+            .appendingPathComponent(name)
+        return "auto \(relative)\n"
+    }
+
+    /// Writes a temporary stub naming a generation, flushed to disk, and returns its path.
+    static func writeTemporaryStub(forStub stubPath: String, generation name: String) throws -> String {
+        let temporary = "\(stubPath).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let fd = Glibc.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw posixError("could not write the index stub \(temporary)") }
+        defer { close(fd) }
+        let bytes = Array(stubContents(forStub: stubPath, generation: name).utf8)
+        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        guard written == bytes.count, fsync(fd) == 0 else {
+            let error = posixError("could not write the index stub \(temporary)")
+            unlink(temporary)
+            throw error
+        }
+        return temporary
+    }
+
+    /// Atomically points the stub at a generation: temporary stub, then rename() over the old one.
+    static func swapStub(_ stubPath: String, toGeneration name: String) throws {
+        let temporary = try writeTemporaryStub(forStub: stubPath, generation: name)
+        guard rename(temporary, stubPath) == 0 else {
+            let error = posixError("could not replace the index stub \(stubPath)")
+            unlink(temporary)
+            throw error
+        }
+        syncDirectory(containing: stubPath)
+    }
+
+    /// Creates a new empty index at stubPath and returns its open writer handle, or nil if another process created one first.
+    static func createIndex(stubPath: String) throws -> OpaquePointer? {
+        try makePrivateDirectory((stubPath as NSString).deletingLastPathComponent)
+        let name = try makeGeneration(forStub: stubPath)
+        let generation = generationPath(forStub: stubPath, name: name)
+        var handle: OpaquePointer?
+        do {
+            try shimCall { cx_writer_open(generation, 1, &handle, $0) }
+            try shimCall { cx_writer_commit(handle, 0, $0) }
+            let temporary = try writeTemporaryStub(forStub: stubPath, generation: name)
+            defer { unlink(temporary) }
+            // link() fails if the stub exists, so two creators cannot both win.
+            if link(temporary, stubPath) != 0 {
+                guard errno == EEXIST else { throw posixError("could not create the index stub \(stubPath)") }
+                cx_writer_destroy(handle)
+                try? FileManager.default.removeItem(atPath: generation)
+                return nil
+            }
+            syncDirectory(containing: stubPath)
+            return handle
+        } catch {
+            cx_writer_destroy(handle)
+            try? FileManager.default.removeItem(atPath: generation)
+            throw error
+        }
+    }
+
+    /// Creates a directory and its parents with mode 0700 if missing.
+    static func makePrivateDirectory(_ path: String) throws {
+        guard !path.isEmpty, !FileManager.default.fileExists(atPath: path) else { return }
+        do {
+            try FileManager.default.createDirectory(
+                atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw IndexError.io("could not create the directory \(path): \(error.localizedDescription)")
+        }
+    }
+
+    /// Flushes a directory entry change (rename, link) to disk; failures only weaken durability.
+    private static func syncDirectory(containing path: String) {
+        let fd = Glibc.open((path as NSString).deletingLastPathComponent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        fsync(fd)
+        close(fd)
+    }
+
+    /// An `.io` error with errno's description.
+    private static func posixError(_ what: String) -> IndexError {
+        .io("\(what): \(String(cString: strerror(errno)))")
+    }
+}

@@ -1,0 +1,182 @@
+import CXapian
+import Foundation
+
+/// A read-only view of the index for searching; use one per thread.
+///
+/// A reader sees the index as of `open` or its last `reopen()`; call `reopen()` to see
+/// later commits. If a writer discards the revision being read, every method reopens
+/// and retries once by itself.
+public final class IndexReader {
+    /// Queries longer than this many UTF-8 bytes are refused rather than searched.
+    public static let maxQueryBytes = 8192
+
+    /// The path the reader was opened at (stub file or database directory).
+    public let path: String
+    private let handle: OpaquePointer
+    /// How many times a read recovered from a discarded revision by reopening (for tests and diagnostics).
+    private(set) var modifiedRecoveries = 0
+
+    private init(path: String, handle: OpaquePointer) {
+        self.path = path
+        self.handle = handle
+    }
+
+    deinit {
+        cx_database_destroy(handle)
+    }
+
+    /// Opens the index at path read-only; throws `.notFound` if there is none.
+    public static func open(at path: String) throws -> IndexReader {
+        var handle: OpaquePointer?
+        try shimCall { cx_database_open(path, &handle, $0) }
+        return IndexReader(path: path, handle: handle!)
+    }
+
+    /// Moves to the latest committed revision, following a rebuilt index's swapped stub file.
+    public func reopen() throws {
+        try shimCall { cx_database_reopen(handle, $0) }
+    }
+
+    /// Runs a search; unparsable queries are retried as plain words with a notice.
+    public func search(_ request: SearchRequest) throws -> SearchResults {
+        guard request.query.utf8.count <= Self.maxQueryBytes else {
+            throw IndexError.invalidArgument(
+                "the search query is \(request.query.utf8.count) bytes long; the limit is \(Self.maxQueryBytes)")
+        }
+        do {
+            return try readRetryingIfModified { try runSearch(request, plainWords: false) }
+        } catch IndexError.queryParse(let message) {
+            var results = try readRetryingIfModified { try runSearch(request, plainWords: true) }
+            results.notice = "Your search was treated as plain words because its syntax could not be used (\(message))."
+            return results
+        }
+    }
+
+    /// Finds memories that share the most significant words with an item, best first; empty if the item is not indexed.
+    ///
+    /// Memories expired at `now` are left out, as in search.
+    public func related(kind: IndexKind, id: String, limit: Int, now: Date = Date()) throws -> [RelatedHit] {
+        try readRetryingIfModified {
+            let arena = ByteArena()
+            var results: OpaquePointer?
+            try shimCall {
+                cx_database_related(handle, arena.bytes(kind.rawValue), arena.bytes(id), UInt32(clamping: max(limit, 0)),
+                                    now.timeIntervalSince1970, &results, $0)
+            }
+            return ShimResults(taking: results).entries.map {
+                RelatedHit(kind: $0.document.kind, id: $0.document.id, title: $0.document.title, score: $0.relevance)
+            }
+        }
+    }
+
+    /// Counts the documents of a kind, or all documents when kind is nil.
+    public func documentCount(kind: IndexKind?) throws -> Int {
+        try readRetryingIfModified {
+            let arena = ByteArena()
+            var count: UInt64 = 0
+            try shimCall { cx_database_document_count(handle, arena.bytes(kind?.rawValue), &count, $0) }
+            return Int(clamping: count)
+        }
+    }
+
+    /// Whether an item is in the index.
+    public func contains(kind: IndexKind, id: String) throws -> Bool {
+        try readRetryingIfModified {
+            let arena = ByteArena()
+            var found: Int32 = 0
+            try shimCall { cx_database_contains(handle, arena.bytes(kind.rawValue), arena.bytes(id), &found, $0) }
+            return found != 0
+        }
+    }
+
+    /// The ids of every indexed item of a kind (to reconcile the index with the store).
+    public func allIDs(kind: IndexKind) throws -> [String] {
+        try readRetryingIfModified {
+            let arena = ByteArena()
+            var list: OpaquePointer?
+            try shimCall { cx_database_all_ids(handle, arena.bytes(kind.rawValue), &list, $0) }
+            return takeStrings(list)
+        }
+    }
+
+    /// The last outbox sequence number applied to the index, 0 if none.
+    public func lastAppliedSeq() throws -> Int64 {
+        try readRetryingIfModified {
+            var seq: Int64 = 0
+            try shimCall { cx_database_last_seq(handle, &seq, $0) }
+            return seq
+        }
+    }
+
+    /// The raw Xapian terms of an item, sorted; empty if it is not indexed (for inspection and tests).
+    public func documentTerms(kind: IndexKind, id: String) throws -> [String] {
+        try readRetryingIfModified {
+            let arena = ByteArena()
+            var list: OpaquePointer?
+            try shimCall { cx_database_document_terms(handle, arena.bytes(kind.rawValue), arena.bytes(id), &list, $0) }
+            return takeStrings(list)
+        }
+    }
+
+    /// Every word in the spelling ("did you mean") data, sorted (for inspection and tests).
+    public func spellingWords() throws -> [String] {
+        try readRetryingIfModified {
+            var list: OpaquePointer?
+            try shimCall { cx_database_spellings(handle, &list, $0) }
+            return takeStrings(list)
+        }
+    }
+
+    /// An item's terms followed by `spelling:<word>` for each of its plain words present in the spelling data.
+    public func termsAndSpelling(kind: IndexKind, id: String) throws -> [String] {
+        let terms = try documentTerms(kind: kind, id: id)
+        let spelling = Set(try spellingWords())
+        return terms + terms.filter { spelling.contains($0) }.map { "spelling:" + $0 }
+    }
+
+    /// Runs one read; on a discarded revision reopens and runs it once more.
+    private func readRetryingIfModified<T>(_ read: () throws -> T) throws -> T {
+        do {
+            return try read()
+        } catch IndexError.databaseModified {
+            try reopen()
+            modifiedRecoveries += 1
+            return try read()
+        }
+    }
+
+    /// Performs one search through the shim.
+    private func runSearch(_ request: SearchRequest, plainWords: Bool) throws -> SearchResults {
+        let arena = ByteArena()
+        let kinds = request.kinds.map(\.rawValue).sorted()
+        var flags: UInt32 = CX_SEARCH_SPELLING.rawValue
+        if request.partial { flags |= CX_SEARCH_PARTIAL.rawValue }
+        if plainWords { flags |= CX_SEARCH_PLAIN_WORDS.rawValue }
+        if request.includeExpired { flags |= CX_SEARCH_INCLUDE_EXPIRED.rawValue }
+        var options = cx_search_options(
+            query: arena.bytes(request.query),
+            kinds: arena.array(kinds),
+            kind_count: kinds.count,
+            offset: UInt32(clamping: max(request.offset, 0)),
+            limit: UInt32(clamping: max(request.limit, 0)),
+            flags: flags,
+            now: request.now.timeIntervalSince1970,
+            context: arena.bytes(request.context),
+            decay_weight: request.decayWeight,
+            snippet_length: UInt32(clamping: max(request.snippetLength, 0)))
+        var results: OpaquePointer?
+        try shimCall { cx_database_search(handle, &options, &results, $0) }
+        let page = ShimResults(taking: results)
+        let offset = max(request.offset, 0)
+        let hits = page.entries.enumerated().map { index, entry in
+            SearchHit(
+                kind: entry.document.kind, id: entry.document.id, title: entry.document.title,
+                type: entry.document.type, tags: entry.document.tags, context: entry.document.context,
+                curriculumID: entry.document.curriculumID, created: entry.document.created,
+                expiry: entry.document.expiry, relevance: entry.relevance, rank: offset + index,
+                snippet: Snippet(shimOutput: entry.snippet))
+        }
+        let suggestion = page.corrected.flatMap { $0.isEmpty || $0 == request.query ? nil : $0 }
+        return SearchResults(hits: hits, estimatedTotal: page.estimatedTotal, suggestion: suggestion)
+    }
+}

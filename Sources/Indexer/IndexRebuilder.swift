@@ -1,0 +1,78 @@
+import Foundation
+
+/// Rebuilds the index from scratch into a new generation and swaps it in atomically.
+///
+/// While it runs, the current generation's write lock is held, so no other writer can
+/// change the index that is being replaced (close your `IndexWriter` first; this throws
+/// `.locked` otherwise, and a writer opened before the swap must be reopened after it).
+/// Readers keep answering from the old generation until they `reopen()`; the old
+/// generation's files are removed after the swap.
+public final class IndexRebuilder {
+    /// The stub path of the index to rebuild (see `IndexLayout`).
+    public let stubPath: String
+    /// How many documents are indexed between progress reports.
+    public var progressInterval = 256
+
+    /// Creates a rebuilder for the index whose stub is at stubPath.
+    public init(stubPath: String) {
+        self.stubPath = stubPath
+    }
+
+    /// Rebuilds from a collection of documents; see `rebuild(from:count:lastAppliedSeq:progress:)`.
+    public func rebuild<C: Collection>(
+        from documents: C,
+        lastAppliedSeq: Int64,
+        progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }
+    ) throws where C.Element == IndexDocument {
+        try rebuild(from: documents, count: documents.count, lastAppliedSeq: lastAppliedSeq, progress: progress)
+    }
+
+    /// Indexes documents into a fresh generation, records lastAppliedSeq, commits, then swaps the stub to it.
+    ///
+    /// `count` is the expected total for progress reports; `progress(done, total)` is called
+    /// every `progressInterval` documents and once at the end. On failure the index in use
+    /// is left untouched and the partial generation is removed.
+    public func rebuild<S: Sequence>(
+        from documents: S,
+        count: Int,
+        lastAppliedSeq: Int64,
+        progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }
+    ) throws where S.Element == IndexDocument {
+        var isDirectory: ObjCBool = false
+        let stubExists = FileManager.default.fileExists(atPath: stubPath, isDirectory: &isDirectory)
+        if stubExists && isDirectory.boolValue {
+            throw IndexError.invalidArgument("\(stubPath) is a database directory, not an index stub file; it cannot be swapped")
+        }
+        // Holding the current generation's lock keeps other writers out until the swap is done.
+        let currentLock = stubExists ? try IndexWriter.open(at: stubPath, create: false) : nil
+        defer { currentLock?.close() }
+        try IndexLayout.makePrivateDirectory((stubPath as NSString).deletingLastPathComponent)
+
+        let name = try IndexLayout.makeGeneration(forStub: stubPath)
+        let generation = IndexLayout.generationPath(forStub: stubPath, name: name)
+        do {
+            let writer = try IndexWriter.open(at: generation, create: true)
+            defer { writer.close() }
+            var done = 0
+            for document in documents {
+                try writer.upsert(document)
+                done += 1
+                if done % max(progressInterval, 1) == 0 { progress(done, max(count, done)) }
+            }
+            try writer.commit(lastAppliedSeq: lastAppliedSeq)
+            progress(done, max(count, done))
+        } catch {
+            try? FileManager.default.removeItem(atPath: generation)
+            throw error
+        }
+        do {
+            try IndexLayout.swapStub(stubPath, toGeneration: name)
+        } catch {
+            try? FileManager.default.removeItem(atPath: generation)
+            throw error
+        }
+        for old in IndexLayout.generations(forStub: stubPath) where old != name {
+            try? FileManager.default.removeItem(atPath: IndexLayout.generationPath(forStub: stubPath, name: old))
+        }
+    }
+}

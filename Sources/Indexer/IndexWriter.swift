@@ -1,0 +1,142 @@
+import CXapian
+import Foundation
+
+/// The single writer of the index; use it from one thread at a time.
+///
+/// Changes become visible to readers (and durable) only at `commit(lastAppliedSeq:)`,
+/// which stores the outbox sequence number in the same atomic commit. `close()`
+/// discards uncommitted changes.
+public final class IndexWriter {
+    /// The path the writer was opened at (stub file or database directory).
+    public let path: String
+    private var handle: OpaquePointer?
+    private var committedReader: IndexReader?
+
+    private init(path: String, handle: OpaquePointer) {
+        self.path = path
+        self.handle = handle
+    }
+
+    deinit {
+        cx_writer_destroy(handle)
+    }
+
+    /// Opens the index at path for writing; throws `.locked` at once if another writer holds it.
+    ///
+    /// With `create` and nothing at path, creates an empty index laid out as `IndexLayout`
+    /// describes: a stub file at path and its first generation in `<path>.d/`.
+    public static func open(at path: String, create: Bool = true) throws -> IndexWriter {
+        if create && !FileManager.default.fileExists(atPath: path) {
+            if let writer = try IndexLayout.createIndex(stubPath: path) {
+                return IndexWriter(path: path, handle: writer)
+            }
+            // Someone else created it first: open theirs like any existing index.
+        }
+        var handle: OpaquePointer?
+        try shimCall { cx_writer_open(path, create ? 1 : 0, &handle, $0) }
+        return IndexWriter(path: path, handle: handle!)
+    }
+
+    /// Adds a document, or replaces the one with the same kind and id (its old words leave the spelling data).
+    public func upsert(_ doc: IndexDocument) throws {
+        let handle = try openHandle()
+        let arena = ByteArena()
+        var fields = cx_document_fields(
+            kind: arena.bytes(doc.kind.rawValue),
+            id: arena.bytes(doc.id),
+            title: arena.bytes(doc.title),
+            body: arena.bytes(doc.body),
+            type: arena.bytes(doc.type),
+            context: arena.bytes(doc.context),
+            curriculum: arena.bytes(doc.curriculumID),
+            tags: arena.array(doc.tags),
+            tag_count: doc.tags.count,
+            created: doc.created.timeIntervalSince1970,
+            created_day: arena.bytes(Self.dayString(doc.created)),
+            expiry: doc.expiry?.timeIntervalSince1970 ?? CX_EXPIRY_NEVER,
+            data: arena.bytes(DocumentData.encode(doc)))
+        try shimCall { cx_writer_replace(handle, &fields, $0) }
+    }
+
+    /// Deletes an item, and its words from the spelling data; deleting a missing item does nothing.
+    public func delete(kind: IndexKind, id: String) throws {
+        let handle = try openHandle()
+        let arena = ByteArena()
+        try shimCall { cx_writer_delete(handle, arena.bytes(kind.rawValue), arena.bytes(id), nil, $0) }
+    }
+
+    /// Deletes every item of a kind, and their words from the spelling data.
+    public func deleteAll(kind: IndexKind) throws {
+        let handle = try openHandle()
+        let arena = ByteArena()
+        try shimCall { cx_writer_delete_kind(handle, arena.bytes(kind.rawValue), nil, $0) }
+    }
+
+    /// Makes every change since the last commit durable, atomically with the outbox sequence number.
+    public func commit(lastAppliedSeq: Int64) throws {
+        let handle = try openHandle()
+        try shimCall { cx_writer_commit(handle, lastAppliedSeq, $0) }
+    }
+
+    /// The last applied outbox sequence number, 0 when never set.
+    public func lastAppliedSeq() throws -> Int64 {
+        let handle = try openHandle()
+        var seq: Int64 = 0
+        try shimCall { cx_writer_last_seq(handle, &seq, $0) }
+        return seq
+    }
+
+    /// Deletes items whose expiry is before now (and their spelling words) and returns them; the caller commits.
+    public func sweepExpired(now: Date) throws -> [(kind: IndexKind, id: String)] {
+        let handle = try openHandle()
+        var list: OpaquePointer?
+        try shimCall { cx_writer_sweep_expired(handle, now.timeIntervalSince1970, &list, $0) }
+        return takeStrings(list).compactMap { identity in
+            guard let colon = identity.firstIndex(of: ":"),
+                  let kind = IndexKind(rawValue: String(identity[..<colon])) else { return nil }
+            return (kind, String(identity[identity.index(after: colon)...]))
+        }
+    }
+
+    /// Finds memories related to an item (leaving out those expired at `now`), on committed data only.
+    public func related(kind: IndexKind, id: String, limit: Int, now: Date = Date()) throws -> [RelatedHit] {
+        _ = try openHandle()
+        if let committedReader {
+            try committedReader.reopen()
+        } else {
+            committedReader = try IndexReader.open(at: path)
+        }
+        return try committedReader!.related(kind: kind, id: id, limit: limit, now: now)
+    }
+
+    /// Counts documents of a kind (all when nil), including uncommitted changes.
+    public func documentCount(kind: IndexKind?) throws -> Int {
+        let handle = try openHandle()
+        let arena = ByteArena()
+        var count: UInt64 = 0
+        try shimCall { cx_writer_document_count(handle, arena.bytes(kind?.rawValue), &count, $0) }
+        return Int(clamping: count)
+    }
+
+    /// Discards uncommitted changes and releases the write lock; the writer cannot be used afterwards.
+    public func close() {
+        cx_writer_destroy(handle)
+        handle = nil
+        committedReader = nil
+    }
+
+    /// The shim handle, or `.invalidArgument` once closed.
+    private func openHandle() throws(IndexError) -> OpaquePointer {
+        guard let handle else { throw IndexError.invalidArgument("the index writer for \(path) is closed") }
+        return handle
+    }
+
+    /// The creation day as YYYYMMDD in the current time zone, for `created:` ranges.
+    static func dayString(_ date: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = .current
+        let parts = calendar.dateComponents([.year, .month, .day], from: date)
+        let year = parts.year ?? 1970, month = parts.month ?? 1, day = parts.day ?? 1
+        return String(format: "%04d%02d%02d", max(0, min(year, 9999)), month, day)
+    }
+}

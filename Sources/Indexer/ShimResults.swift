@@ -1,0 +1,32 @@
+import CXapian
+import Foundation
+
+/// Reads a cx_results page into Swift values and destroys it.
+struct ShimResults {
+    /// One decoded hit: the stored document header, the snippet text and relevance.
+    struct Entry {
+        var document: IndexDocument
+        var snippet: String
+        var relevance: Double
+    }
+
+    var entries: [Entry] = []
+    var estimatedTotal = 0
+    var corrected: String?
+
+    /// Takes ownership of results; hits whose data is not Engram data are skipped.
+    init(taking results: OpaquePointer?) {
+        guard let results else { return }
+        defer { cx_results_destroy(results) }
+        estimatedTotal = Int(clamping: cx_results_estimated_total(results))
+        let correction = cx_results_corrected_query(results)
+        if correction.data != nil { corrected = String(correction) }
+        var hit = cx_hit()
+        for index in 0..<cx_results_count(results) {
+            guard cx_results_get(results, index, &hit) != 0, let data = hit.data.data else { continue }
+            let raw = UnsafeRawBufferPointer(start: data, count: hit.data.length)
+            guard let document = DocumentData.decodeHeader(raw) else { continue }
+            entries.append(Entry(document: document, snippet: String(hit.snippet), relevance: hit.relevance))
+        }
+    }
+}

@@ -1,0 +1,124 @@
+/// A short excerpt of a hit's text with the matched words marked, unescaped so each sink can escape for itself.
+public struct Snippet: Sendable, Equatable {
+    /// A run of snippet text, highlighted when it matched the query.
+    public struct Segment: Sendable, Equatable {
+        /// The text of the run, unescaped.
+        public var text: String
+        /// True when the run matched the query.
+        public var highlighted: Bool
+
+        /// Creates a run.
+        public init(text: String, highlighted: Bool) {
+            self.text = text
+            self.highlighted = highlighted
+        }
+    }
+
+    /// The runs of the snippet, in order.
+    public var segments: [Segment]
+
+    /// The snippet without any highlighting.
+    public var plainText: String { segments.map(\.text).joined() }
+
+    /// Creates a snippet from runs.
+    public init(segments: [Segment]) {
+        self.segments = segments
+    }
+
+    /// Renders the snippet for one sink: each run escaped by `escape`, highlighted runs wrapped in `open` and `close`.
+    public func rendered(open: String, close: String, escape: (String) -> String) -> String {
+        segments.map { $0.highlighted ? open + escape($0.text) + close : escape($0.text) }.joined()
+    }
+}
+
+extension Snippet {
+    /// Private markers the shim puts around highlighted words (STX and ETX; stripped from indexed text).
+    static let highlightStart: Character = "\u{02}"
+    static let highlightEnd: Character = "\u{03}"
+
+    /// Parses MSet::snippet output: splits on the markers, unescapes HTML entities and folds whitespace to single spaces.
+    init(shimOutput: String) {
+        var segments: [Segment] = []
+        var current = ""
+        var highlighted = false
+        func flush() {
+            let text = Snippet.unescapeHTML(current)
+            if !text.isEmpty {
+                if let last = segments.last, last.highlighted == highlighted {
+                    segments[segments.count - 1].text += text
+                } else {
+                    segments.append(Segment(text: text, highlighted: highlighted))
+                }
+            }
+            current = ""
+        }
+        for character in Snippet.foldWhitespace(shimOutput) {
+            switch character {
+            case Snippet.highlightStart: flush(); highlighted = true
+            case Snippet.highlightEnd: flush(); highlighted = false
+            default: current.append(character)
+            }
+        }
+        flush()
+        self.init(segments: segments)
+    }
+
+    /// Replaces each run of whitespace (newlines included) by one space and trims the ends.
+    static func foldWhitespace(_ text: String) -> String {
+        var out = ""
+        var pendingSpace = false
+        for character in text {
+            if character.isWhitespace {
+                pendingSpace = !out.isEmpty
+            } else {
+                if pendingSpace { out.append(" ") }
+                pendingSpace = false
+                out.append(character)
+            }
+        }
+        return out
+    }
+
+    /// Decodes the entities MSet::snippet writes (&amp; &lt; &gt; &quot; &apos; and numeric ones).
+    static func unescapeHTML(_ text: String) -> String {
+        guard text.contains("&") else { return text }
+        var out = ""
+        var rest = text[...]
+        while let ampersand = rest.firstIndex(of: "&") {
+            out += rest[..<ampersand]
+            let afterAmpersand = rest.index(after: ampersand)
+            guard let semicolon = rest[afterAmpersand...].prefix(12).firstIndex(of: ";") else {
+                out += "&"
+                rest = rest[afterAmpersand...]
+                continue
+            }
+            let entity = rest[afterAmpersand..<semicolon]
+            if let decoded = decodeEntity(entity) {
+                out += decoded
+                rest = rest[rest.index(after: semicolon)...]
+            } else {
+                out += "&"
+                rest = rest[afterAmpersand...]
+            }
+        }
+        out += rest
+        return out
+    }
+
+    /// Decodes one entity name (without & and ;), or nil if unknown.
+    private static func decodeEntity(_ entity: Substring) -> String? {
+        switch entity {
+        case "amp": return "&"
+        case "lt": return "<"
+        case "gt": return ">"
+        case "quot": return "\""
+        case "apos": return "'"
+        default:
+            guard entity.hasPrefix("#") else { return nil }
+            let digits = entity.dropFirst()
+            let value = digits.hasPrefix("x") || digits.hasPrefix("X")
+                ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits, radix: 10)
+            return value.flatMap(Unicode.Scalar.init).map { String(Character($0)) }
+        }
+    }
+}
