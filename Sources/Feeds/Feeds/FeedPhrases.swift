@@ -51,12 +51,23 @@ enum FeedPhrases {
 
     /// `#a #b` from tags, cleaned; "" when there are none.
     static func tags(_ tags: [String]) -> String {
-        tags.map { "#" + DisplayText.line($0) }.joined(separator: " ")
+        tags.map { "#" + DisplayText.line($0, limit: 40) }.joined(separator: " ")
     }
 
     /// "1 day" / "3 days".
     static func count(_ n: Int, _ singular: String, _ plural: String? = nil) -> String {
         "\(n) " + (n == 1 ? singular : plural ?? singular + "s")
+    }
+
+    /// `message` as a sentence: capital first letter, final full stop.
+    static func sentence(_ message: String) -> String {
+        let line = DisplayText.line(message).capitalizedFirst
+        return line.hasSuffix(".") || line.hasSuffix("!") || line.hasSuffix("?") ? line : line + "."
+    }
+
+    /// "never used", "used once", "used 3 times".
+    static func uses(_ n: Int) -> String {
+        n <= 0 ? "never used" : n == 1 ? "used once" : "used \(n) times"
     }
 
     /// The whole percentage of a score in 0…1.

@@ -13,7 +13,7 @@ enum MotdFeed {
         let env = scope.env
         let m = d.memory
         let kind = m.facts.kind
-        let title = DisplayText.line(m.title)
+        let title = DisplayText.line(m.title, limit: FeedSize.large.titleLimit)
         let strength = FeedPhrases.percent(d.strength)
         let fading = FeedPhrases.fading(d, now: env.now)
         let tags = FeedPhrases.tags(m.facts.tags)
@@ -35,7 +35,7 @@ enum MotdFeed {
         tooltip.append("")
         tooltip.append([kind.rawValue, tags].filter { !$0.isEmpty }.joined(separator: " · "))
         tooltip.append("Strength \(strength)% · \(fading)")
-        var history = "Captured \(FeedPhrases.day(m.facts.created, env.calendar)) · used \(FeedPhrases.count(m.facts.useCount, "time"))"
+        var history = "Captured \(FeedPhrases.day(m.facts.created, env.calendar)) · \(FeedPhrases.uses(m.facts.useCount))"
         if m.facts.links > 0 { history += " · \(FeedPhrases.count(m.facts.links, "link"))" }
         tooltip.append(history)
 

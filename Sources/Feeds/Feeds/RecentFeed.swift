@@ -10,10 +10,10 @@ enum RecentFeed {
             return scope.quiet(.empty, "no memories yet\(scope.inContext); capture one with `engram remember`", payload: .memories([]))
         }
         let rows = shown.map { d in
-            d.memory.facts.kind.symbol + " " + DisplayText.truncate(DisplayText.line(d.memory.title), 56) + " · "
+            d.memory.facts.kind.symbol + " " + DisplayText.line(d.memory.title, limit: 56) + " · "
                 + FeedPhrases.age(d.memory.facts.created, now: env.now, calendar: env.calendar)
         }
-        let title = DisplayText.line(first.memory.title)
+        let title = DisplayText.line(first.memory.title, limit: FeedSize.large.titleLimit)
         let text = first.memory.facts.kind.symbol + " " + DisplayText.truncate(title, scope.size.titleLimit)
         let count = scope.request.limit ?? scope.size.listCount
         let view = FeedView(

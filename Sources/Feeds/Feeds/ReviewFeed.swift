@@ -39,7 +39,7 @@ enum ReviewFeed {
         case (.large, _): text = "↻ \(s.due) to review · \(s.reviewedToday) reviewed today"
         }
         let rows = shown.map { d in
-            d.memory.facts.kind.symbol + " " + DisplayText.truncate(DisplayText.line(d.memory.title), 56) + " — " + FeedPhrases.fading(d, now: env.now)
+            d.memory.facts.kind.symbol + " " + DisplayText.line(d.memory.title, limit: 56) + " — " + FeedPhrases.fading(d, now: env.now)
         }
         var tooltip = [s.due == 0 ? "Nothing is due for review\(scope.inContext)." : "\(FeedPhrases.count(s.due, "memory", "memories")) fading from search within a week\(scope.inContext):"]
         tooltip += rows

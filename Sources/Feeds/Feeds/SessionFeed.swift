@@ -14,7 +14,7 @@ enum SessionFeed {
         let s = d.session
         let env = scope.env
         let symbol = state == .paused ? "‖" : "▶"
-        let title = DisplayText.line(s.title.isEmpty ? s.kind.rawValue.capitalizedFirst : s.title)
+        let title = DisplayText.line(s.title.isEmpty ? s.kind.rawValue.capitalizedFirst : s.title, limit: 120)
         let progress = s.progressTotal > 0 ? "\(s.progressDone)/\(s.progressTotal)" : (s.kind == .capture && s.progressDone > 0 ? "\(s.progressDone) captured" : "")
         let short = FeedPhrases.duration(d.elapsed)
         let text: String

@@ -55,12 +55,12 @@ enum StatsFeed {
         case .medium: text = "◉ \(s.total) · \(s.today) today · \(streak)"
         case .large: text = "◉ \(FeedPhrases.count(s.total, "memory", "memories")) · \(s.today) today · \(s.thisWeek) this week · \(streak) · \(s.expiringSoon) fading"
         }
-        let types = MemoryKind.allCases.map { "\(s.perType[$0] ?? 0) \($0.plural)" }.joined(separator: ", ")
+        let types = MemoryKind.allCases.map { FeedPhrases.count(s.perType[$0] ?? 0, $0.rawValue, $0.plural) }.joined(separator: ", ")
         var detail = [
             "\(FeedPhrases.count(s.total, "memory", "memories"))\(scope.inContext): \(types)",
             "Today \(s.today) · this week \(s.thisWeek) · streak \(FeedPhrases.count(s.streakDays, "day"))",
         ]
-        if let t = s.topTag { detail.append("Top tag: #\(DisplayText.line(t)) (\(s.topTagCount))") }
+        if let t = s.topTag { detail.append("Top tag: #\(DisplayText.line(t, limit: 40)) (\(s.topTagCount))") }
         detail.append("Connections: \(s.connections) · pinned: \(s.pinned)")
         detail.append("Fading within a week: \(s.expiringSoon) · faded from search: \(s.expired)")
         if s.curricula > 0 {

@@ -17,7 +17,7 @@ public enum FeedSize: String, Sendable, CaseIterable {
     case small, medium, large
 
     /// Characters of a title on one line of a bar.
-    var titleLimit: Int {
+    public var titleLimit: Int {
         switch self {
         case .small: 24
         case .medium: 60
@@ -26,7 +26,7 @@ public enum FeedSize: String, Sendable, CaseIterable {
     }
 
     /// Entries a list feed shows.
-    var listCount: Int {
+    public var listCount: Int {
         switch self {
         case .small: 1
         case .medium: 3

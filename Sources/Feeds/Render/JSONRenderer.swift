@@ -57,11 +57,12 @@ public struct JSONRenderer: FeedRenderer {
 
     private func memory(_ d: MemoryDetail, now: Double) -> JSONValue {
         let m = d.memory
-        let truncated = m.content.count > Self.contentLimit
+        let head = m.content.prefix(Self.contentLimit)
+        let truncated = head.endIndex != m.content.endIndex
         return .object([
             ("id", .string(m.id)),
             ("title", .string(m.title)),
-            ("content", .string(truncated ? String(m.content.prefix(Self.contentLimit)) : m.content)),
+            ("content", .string(String(head))),
             ("contentTruncated", .bool(truncated)),
             ("type", .string(m.facts.kind.rawValue)),
             ("tags", .array(m.facts.tags.map { .string($0) })),

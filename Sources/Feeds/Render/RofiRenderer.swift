@@ -10,9 +10,9 @@ public struct RofiRenderer: FeedRenderer {
         guard !memories.isEmpty else { return r.view.block.joined(separator: "\n") }
         return memories.map { d in
             let m = d.memory
-            let text = m.facts.kind.symbol + " " + DisplayText.truncate(DisplayText.line(m.title), 100)
-            let meta = ([m.facts.kind.rawValue] + m.facts.tags.map(DisplayText.line)).joined(separator: " ")
-            return text + "\0icon\u{1F}" + m.facts.kind.iconName + "\u{1F}info\u{1F}" + DisplayText.line(m.id)
+            let text = m.facts.kind.symbol + " " + DisplayText.line(m.title, limit: 100)
+            let meta = ([m.facts.kind.rawValue] + m.facts.tags.map { DisplayText.line($0, limit: 40) }).joined(separator: " ")
+            return text + "\0icon\u{1F}" + m.facts.kind.iconName + "\u{1F}info\u{1F}" + DisplayText.line(m.id, limit: 64)
                 + "\u{1F}meta\u{1F}" + meta
         }.joined(separator: "\n")
     }
@@ -28,8 +28,8 @@ public struct DmenuRenderer: FeedRenderer {
         return memories.map { d in
             let m = d.memory
             let tags = FeedPhrases.tags(m.facts.tags)
-            return m.facts.kind.symbol + " " + DisplayText.truncate(DisplayText.line(m.title), 90)
-                + (tags.isEmpty ? "" : "  " + tags) + "  ⟨" + DisplayText.line(m.id) + "⟩"
+            return m.facts.kind.symbol + " " + DisplayText.line(m.title, limit: 90)
+                + (tags.isEmpty ? "" : "  " + tags) + "  ⟨" + DisplayText.line(m.id, limit: 64) + "⟩"
         }.joined(separator: "\n")
     }
 }

@@ -6,6 +6,6 @@ public struct TextRenderer: FeedRenderer {
 
     public func render(_ r: FeedResult) -> String {
         if !r.view.block.isEmpty { return r.view.block.joined(separator: "\n") }
-        return r.message.map { DisplayText.line($0).capitalizedFirst + "." } ?? ""
+        return r.message.map(FeedPhrases.sentence) ?? ""
     }
 }

@@ -50,6 +50,11 @@ public enum DisplayText {
         return out
     }
 
+    /// One clean line of at most `limit` characters; only the start of a long text is looked at.
+    public static func line(_ text: String, limit: Int) -> String {
+        truncate(line(String(text.prefix(limit * 4 + 16))), limit)
+    }
+
     /// `text` cut to at most `limit` characters (grapheme clusters, so emoji and accents stay whole), ending in `…` when cut.
     public static func truncate(_ text: String, _ limit: Int) -> String {
         guard limit > 0 else { return "" }
@@ -79,7 +84,8 @@ public enum DisplayText {
     public static func wrap(_ text: String, width: Int, maxLines: Int) -> [String] {
         guard width > 1, maxLines > 0 else { return [] }
         var lines: [String] = []
-        paragraphs: for paragraph in clean(text, keepNewlines: true).split(separator: "\n") {
+        let head = String(text.prefix(width * (maxLines + 1) * 2))
+        paragraphs: for paragraph in clean(head, keepNewlines: true).split(separator: "\n") {
             var current = ""
             for word in paragraph.split(separator: " ") {
                 var w = Substring(word)
