@@ -11,11 +11,12 @@ import Darwin
 /// `candidateCount` lowest — the closest to being forgotten — are kept. Each gets the weight
 /// `importance × (1 − score)`, where importance grows with pinning, uses, type and links. One is drawn
 /// in proportion to its weight by a weighted race seeded with the local date: the draw is the same in
-/// every process all day, different from day to day.
+/// every process all day. Yesterday's winner is passed over, so two days in a row never show the same one.
 ///
 /// The memories are judged as they stood at midnight: today's uses and pins are undone from the activity
-/// log, so opening the memory of the day (which strengthens it) does not replace it, and memories
-/// captured today wait for tomorrow. When nothing older is left, today's memories are drawn from.
+/// log (a memory used today stays a candidate), so opening the memory of the day, which strengthens it,
+/// does not replace it, and memories captured today wait for tomorrow. When nothing older is left,
+/// today's memories are drawn from.
 public enum MemoryOfTheDay {
     /// How many of the most-faded memories take part in the draw.
     public static let candidateCount = 20
@@ -23,33 +24,49 @@ public enum MemoryOfTheDay {
     /// The id of today's memory, or nil when there are no memories.
     static func choose(_ facts: [MemoryFacts], scope: FeedScope) throws -> String? {
         let env = scope.env
-        let dayStart = env.dayStart
-        let seed = "engram-motd|" + env.calendar.dayKey(env.today) + "|" + (scope.context ?? "")
-        let older = facts.filter { $0.created < dayStart }
-        if !older.isEmpty {
-            let asOfMidnight = try rewind(older, to: dayStart, source: scope.source)
-            let live = asOfMidnight.filter { $0.pinned || !env.decay.isExpired($0, at: dayStart) }
-            if let id = draw(live, at: dayStart, decay: env.decay, seed: seed) { return id }
+        let today = try ranking(facts, day: env.today, scope: scope)
+        guard let best = today.first else {
+            let live = facts.filter { $0.pinned || !env.decay.isExpired($0, at: env.now) }
+            return draw(live, at: env.now, decay: env.decay, seed: seed(env.today, scope)).first
         }
-        let live = facts.filter { $0.pinned || !env.decay.isExpired($0, at: env.now) }
-        return draw(live, at: env.now, decay: env.decay, seed: seed)
+        if today.count > 1, try ranking(facts, day: env.today - 1, scope: scope).first == best { return today[1] }
+        return best
     }
 
-    /// The memories as they stood at `dayStart`, with today's uses and pins undone.
-    static func rewind(_ facts: [MemoryFacts], to dayStart: Double, source: FeedSource) throws -> [MemoryFacts] {
-        var today: [String: [ActivityFact]] = [:]
-        for a in try source.activities(since: dayStart) { today[a.memoryID, default: []].append(a) }
-        guard !today.isEmpty else { return facts }
-        return try facts.map { m in
-            guard let uses = today[m.id] else { return m }
+    /// The two front runners of day `day`, judged as the memories stood at that day's midnight.
+    static func ranking(_ facts: [MemoryFacts], day: Int, scope: FeedScope) throws -> [String] {
+        let env = scope.env
+        let midnight = env.calendar.startOfDay(day)
+        let older = facts.filter { $0.created < midnight }
+        guard !older.isEmpty else { return [] }
+        let (asOfMidnight, usedSince) = try rewind(older, to: midnight, source: scope.source)
+        let live = asOfMidnight.filter { $0.pinned || usedSince.contains($0.id) || !env.decay.isExpired($0, at: midnight) }
+        return draw(live, at: midnight, decay: env.decay, seed: seed(day, scope))
+    }
+
+    static func seed(_ day: Int, _ scope: FeedScope) -> String {
+        "engram-motd|" + scope.env.calendar.dayKey(day) + "|" + (scope.context ?? "")
+    }
+
+    /// The memories as they stood at `instant`, with later uses and pins undone, and the ids used since.
+    ///
+    /// A memory's earlier reinforcement is the last use logged before `instant`, or its creation when the
+    /// log has none (imported history).
+    static func rewind(_ facts: [MemoryFacts], to instant: Double, source: FeedSource) throws -> ([MemoryFacts], Set<String>) {
+        var since: [String: [ActivityFact]] = [:]
+        for a in try source.activities(since: instant) { since[a.memoryID, default: []].append(a) }
+        guard !since.isEmpty else { return (facts, []) }
+        let rewound = try facts.map { m in
+            guard let uses = since[m.id] else { return m }
             var old = m
             old.useCount = max(0, m.useCount - uses.filter(\.action.reinforces).count)
             if uses.filter({ $0.action == .pin }).count % 2 == 1 { old.pinned.toggle() }
-            if m.lastReinforced >= dayStart {
-                old.lastReinforced = max(m.created, try source.lastUse(of: m.id, before: dayStart) ?? m.created)
+            if m.lastReinforced >= instant {
+                old.lastReinforced = max(m.created, try source.lastUse(of: m.id, before: instant) ?? m.created)
             }
             return old
         }
+        return (rewound, Set(since.keys))
     }
 
     /// How much a memory matters when resurfacing: pinned, used, its type, its links.
@@ -67,22 +84,19 @@ public enum MemoryOfTheDay {
         return decay.score(of: unpinned, at: t)
     }
 
-    /// The winner of a weighted race among the `candidateCount` lowest-scored memories.
+    /// The front runners (at most two) of a weighted race among the `candidateCount` lowest-scored memories.
     ///
     /// Each candidate draws `u` in (0, 1) from a hash of the seed and its id; the smallest `-ln(u) / weight`
     /// wins, which picks each with probability proportional to its weight and barely moves when other
     /// memories come and go.
-    static func draw(_ facts: [MemoryFacts], at t: Double, decay: FeedDecay, seed: String) -> String? {
+    static func draw(_ facts: [MemoryFacts], at t: Double, decay: FeedDecay, seed: String) -> [String] {
         let scored = facts.map { ($0, curveScore($0, at: t, decay: decay)) }
             .sorted { $0.1 != $1.1 ? $0.1 < $1.1 : $0.0.id < $1.0.id }
             .prefix(candidateCount)
-        var best: (key: Double, id: String)?
-        for (m, score) in scored {
-            let weight = importance(m) * max(1 - score, 0.001)
-            let key = -log(unitHash(seed + "|" + m.id)) / weight
-            if best == nil || key < best!.key || (key == best!.key && m.id < best!.id) { best = (key, m.id) }
+        let keyed = scored.map { m, score in
+            (key: -log(unitHash(seed + "|" + m.id)) / (importance(m) * max(1 - score, 0.001)), id: m.id)
         }
-        return best?.id
+        return keyed.sorted { $0.key != $1.key ? $0.key < $1.key : $0.id < $1.id }.prefix(2).map(\.id)
     }
 
     /// A number in (0, 1) from `text`: FNV-1a, then the SplitMix64 finaliser.
