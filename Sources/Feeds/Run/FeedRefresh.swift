@@ -38,6 +38,19 @@ public enum FeedSignals {
     public static func ignoreForOneShot() {
         for sig in realtime { signal(sig, SIG_IGN) }
         signal(SIGPIPE, SIG_IGN)
+        restoreTermination()
+    }
+
+    /// Makes SIGTERM, SIGINT and SIGHUP end the process again, even when the parent (a bar) left them
+    /// blocked or ignored: Waybar stops its modules with `killpg(…, SIGTERM)`.
+    public static func restoreTermination() {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for sig in [SIGTERM, SIGINT, SIGHUP] {
+            signal(sig, SIG_DFL)
+            sigaddset(&set, sig)
+        }
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
     }
 }
 
@@ -59,6 +72,7 @@ public struct RealtimeSignalRefresh: FeedRefreshSource {
             sigaction(sig, &action, nil)
         }
         signal(SIGPIPE, SIG_IGN)
+        FeedSignals.restoreTermination()
         pthread_sigmask(SIG_BLOCK, &set, nil)
     }
 

@@ -8,7 +8,7 @@ import Darwin
 ///
 /// The store (GRDB) writes dates as UTC text `YYYY-MM-DD HH:MM:SS.SSS`; feeds print ISO 8601 UTC.
 public enum Timestamp {
-    /// Parses the store's date text (`YYYY-MM-DD[ |T]HH:MM[:SS[.fff]][Z]`, or just a day) into seconds since 1970.
+    /// Parses the store's date text or ISO 8601 (`YYYY-MM-DD[ |T]HH:MM[:SS[.fff]][Z|±HH:MM]`, or a day) into seconds since 1970.
     public static func parse(_ text: String) -> Double? {
         let s = Array(text.utf8)
         var i = 0
@@ -46,7 +46,14 @@ public enum Timestamp {
                     i += 1
                 }
             }
-            _ = eat(90)
+            if !eat(90), i < s.count, s[i] == 43 || s[i] == 45 {
+                let sign = s[i] == 45 ? -1.0 : 1.0
+                i += 1
+                guard let oh = num(2) else { return nil }
+                _ = eat(58)
+                let om = num(2) ?? 0
+                seconds -= sign * Double(oh * 3600 + om * 60)
+            }
         }
         guard i == s.count else { return nil }
         return Double(CivilDate.days(year: y, month: mo, day: d)) * 86_400 + seconds
