@@ -24,13 +24,12 @@ run: build
 
 test: deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --parallel --num-workers 2
+	$(SWIFT) test --skip-build
 
-man: build
-	@mkdir -p $(BUILD)/man
-	$(ENGRAM) --experimental-dump-help > /dev/null
-	$(SWIFT) package --allow-writing-to-directory $(BUILD)/man plugin generate-manual --multi-page --output-directory $(BUILD)/man
-	@echo "man pages in $(BUILD)/man"
+man: deps
+	$(SWIFT) package --allow-writing-to-package-directory generate-manual --multi-page
+	@mkdir -p $(BUILD)/man && cp $(BUILD)/plugins/GenerateManual/outputs/engram/*.1 $(BUILD)/man/
+	@echo "man pages in $(BUILD)/man (try: man -l $(BUILD)/man/engram.1)"
 
 completions: build
 	@mkdir -p $(BUILD)/completions

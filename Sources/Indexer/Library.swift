@@ -16,7 +16,7 @@ public final class Library: @unchecked Sendable {
 
     /// Crash-safety tests set `ENGRAM_TEST_CRASH_AT=point[:n]` to kill the process with SIGKILL at the n-th
     /// time the applier reaches `point` ("after-write" or "after-commit"), exactly as a power cut would.
-    static let crashHook: ((String) throws -> Void)? = {
+    static let crashHook: (@Sendable (String) throws -> Void)? = {
         guard let spec = ProcessInfo.processInfo.environment["ENGRAM_TEST_CRASH_AT"], !spec.isEmpty else { return nil }
         let parts = spec.split(separator: ":")
         let point = String(parts[0])
@@ -73,17 +73,15 @@ public final class Library: @unchecked Sendable {
     /// Builds a fresh index from the store and swaps it in atomically; captures made meanwhile are applied after.
     @discardableResult
     public func rebuild(progress: ((Int, Int) -> Void)? = nil) throws -> ApplyReport {
-        // Hold the current writer (if any) so no one applies to the old generation while we rebuild.
-        let guardWriter = try? IndexWriter.open(at: paths.indexPath, create: false)
-        defer { guardWriter?.close() }
+        // The rebuilder holds the current generation's writer lock until the swap, so no one applies to it meanwhile.
         let snapshot = try store.indexSnapshot()
         var docs: [IndexDocument] = []
         docs.reserveCapacity(snapshot.memories.count + snapshot.curricula.count + snapshot.topics.count)
         docs += snapshot.memories.map { StoreMapping.document(for: $0, decay: config.decay) }
         docs += snapshot.curricula.map(StoreMapping.document(for:))
         docs += snapshot.topics.map(StoreMapping.document(for:))
-        try IndexRebuilder.rebuild(at: paths.indexPath, documents: docs, lastAppliedSeq: snapshot.seq, progress: progress)
-        guardWriter?.close()
+        try IndexLayout.makePrivateDirectory(paths.dataDirectory)
+        try IndexRebuilder(stubPath: paths.indexPath).rebuild(from: docs, lastAppliedSeq: snapshot.seq, progress: progress ?? { _, _ in })
         try? store.pruneOutbox(through: snapshot.seq)
         var report = ApplyReport()
         report.upserted = docs.count

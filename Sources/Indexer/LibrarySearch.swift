@@ -35,6 +35,7 @@ extension Library {
             let shown = Set(r.hits.filter { $0.kind == .memory }.map(\.id))
             faded = try fadedMatches(words: Self.plainWords(request.query), limit: request.limit)
                 .filter { !shown.contains($0.id) && (req.context == nil || $0.context == req.context) }
+                .filter { (try? reader.contains(kind: .memory, id: $0.id)) == false }  // still indexed: the index already judged it
         }
         return LibrarySearchResult(hits: r.hits, faded: faded, estimatedTotal: r.estimatedTotal, suggestion: r.suggestion,
                                    notice: notices.isEmpty ? nil : notices.joined(separator: "; "))
@@ -48,12 +49,14 @@ extension Library {
             .filter { !$0.isEmpty }
     }
 
-    /// Faded memories whose text contains every word.
+    /// Faded memories that hold every word (or, for words of four letters or more, a word starting with it).
     func fadedMatches(words: [String], limit: Int) throws -> [Memory] {
         guard !words.isEmpty else { return [] }
         let now = store.clock()
         return try store.allMemories().reversed().filter { m in
-            config.decay.isExpired(m, at: now) && words.allSatisfy { m.content.lowercased().contains($0) }
+            guard config.decay.isExpired(m, at: now) else { return false }
+            let have = Set(m.content.lowercased().split { !$0.isLetter && !$0.isNumber }.map(String.init))
+            return words.allSatisfy { w in have.contains(w) || (w.count >= 4 && have.contains { $0.hasPrefix(w) }) }
         }.prefix(limit).map { $0 }
     }
 

@@ -12,7 +12,7 @@ struct RememberCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(name: .shortAndLong, help: "note, idea, task, quote or learning.")
+    @Option(help: "note, idea, task, quote or learning.")
     var type: MemoryType = .note
 
     @Option(name: [.customShort("t"), .long], help: "A tag (repeat for more).")

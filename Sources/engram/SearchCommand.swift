@@ -24,6 +24,9 @@ struct SearchCommand: ParsableCommand {
     @Option(help: "Only memories, curricula or topics (repeatable).")
     var kind: [IndexKind] = []
 
+    @Flag(help: "Let the last word match as a prefix (as search-as-you-type does): pyth finds python.")
+    var partial = false
+
     @Flag(help: "Print results as JSON (schema version 1).")
     var json = false
 
@@ -41,7 +44,7 @@ struct SearchCommand: ParsableCommand {
             var request = SearchRequest(query: query.joined(separator: " "))
             request.limit = limit ?? library.config.searchLimit
             request.includeExpired = all
-            request.partial = false
+            request.partial = partial
             request.decayWeight = library.config.searchDecayWeight
             request.now = library.store.clock()
             if !kind.isEmpty { request.kinds = Set(kind) }

@@ -13,7 +13,8 @@ import Testing
 
     @Test func pauseResumeStopKeepElapsedTime() throws {
         let clock = TestClock()
-        let (_, store) = try seeded(clock)
+        let (dir, store) = try seeded(clock)
+        defer { withExtendedLifetime(dir) {} }
         let s = try store.startLearningSession(curriculumID: "rust")
         #expect(s.topicID == "rust-2", "starts at the first topic not done")
         #expect(s.progressDone == 1 && s.progressTotal == 3)
@@ -35,7 +36,8 @@ import Testing
 
     @Test func topicsAdvanceAndTheLastCompletesTheSession() throws {
         let clock = TestClock()
-        let (_, store) = try seeded(clock)
+        let (dir, store) = try seeded(clock)
+        defer { withExtendedLifetime(dir) {} }
         _ = try store.startLearningSession(curriculumID: "rust")
         #expect(throws: EngramError.self) { try store.startLearningSession(curriculumID: "rust") }
         let a = try store.completeCurrentTopic()

@@ -59,8 +59,13 @@ import Testing
 
     @Test func aOneMegabyteNoteIsStoredAndSearchable() throws {
         let e = EngramProcess()
-        var text = "Unusualword appears once.\n"
-        while text.utf8.count < 1_000_000 { text += "Filler sentence about gardening and tomatoes number \(text.count).\n" }
+        var lines = ["Unusualword appears once."]
+        var size = 0
+        while size < 1_000_000 {
+            lines.append("Filler sentence about gardening and tomatoes number \(lines.count).")
+            size += lines[lines.count - 1].utf8.count + 1
+        }
+        let text = lines.joined(separator: "\n")
         let r = try e.run(["remember"], stdin: Data(text.utf8))
         #expect(r.status == 0, "\(r.stderr)")
         #expect(try e.searchIDs("unusualword").count == 1)

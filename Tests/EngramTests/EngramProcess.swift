@@ -71,12 +71,15 @@ struct EngramProcess {
             try? inp.fileHandleForWriting.close()
         }
         writer.start()
-        var outData = Data(), errData = Data()
+        final class Box: @unchecked Sendable { var data = Data() }
+        let outBox = Box()
         let group = DispatchGroup()
         group.enter()
-        DispatchQueue.global().async { outData = out.fileHandleForReading.readDataToEndOfFile(); group.leave() }
-        errData = err.fileHandleForReading.readDataToEndOfFile()
+        let outHandle = out.fileHandleForReading
+        DispatchQueue.global().async { outBox.data = outHandle.readDataToEndOfFile(); group.leave() }
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
         group.wait()
+        let outData = outBox.data
         p.waitUntilExit()
         return Output(status: p.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
                       stderr: String(decoding: errData, as: UTF8.self), signaled: p.terminationReason == .uncaughtSignal)

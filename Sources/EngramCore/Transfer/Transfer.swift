@@ -9,6 +9,15 @@ public struct ImportSummary: Sendable, Equatable {
     /// Lines or files left out, with the reason for each (only with `skipInvalid`).
     public var skipped: [String] = []
 
+    /// Creates a summary.
+    public init(memories: Int = 0, links: Int = 0, curricula: Int = 0, topics: Int = 0, skipped: [String] = []) {
+        self.memories = memories
+        self.links = links
+        self.curricula = curricula
+        self.topics = topics
+        self.skipped = skipped
+    }
+
     /// One line for people: "Imported 300 memories, 60 links, 2 curricula (19 topics)."
     public var sentence: String {
         var parts = ["\(memories) \(memories == 1 ? "memory" : "memories")"]
