@@ -11,8 +11,11 @@ enum ReviewFeed {
         var due: [MemoryFacts] = []
         var faded = 0
         for m in facts {
-            guard let exp = env.decay.expiry(of: m) else { continue }
-            if exp <= env.now { faded += 1 } else if exp - env.now <= horizon { due.append(m) }
+            if env.decay.isExpired(m, at: env.now) {
+                faded += 1
+            } else if env.decay.isExpired(m, at: env.now + horizon) {
+                due.append(m)
+            }
         }
         due.sort { $0.created != $1.created ? $0.created < $1.created : $0.id < $1.id }
         let inScope = Set(facts.map(\.id))

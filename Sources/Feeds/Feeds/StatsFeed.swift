@@ -22,8 +22,10 @@ enum StatsFeed {
             for t in m.tags { tagCounts[t, default: 0] += 1 }
             if m.pinned { s.pinned += 1 }
             days.insert(env.calendar.dayNumber(m.created))
-            if let exp = env.decay.expiry(of: m) {
-                if exp <= env.now { s.expired += 1 } else if exp - env.now <= 7 * 86_400 { s.expiringSoon += 1 }
+            if env.decay.isExpired(m, at: env.now) {
+                s.expired += 1
+            } else if env.decay.isExpired(m, at: env.now + 7 * 86_400) {
+                s.expiringSoon += 1
             }
         }
         if let top = tagCounts.max(by: { ($0.value, $1.key) < ($1.value, $0.key) }) {
@@ -48,7 +50,7 @@ enum StatsFeed {
     }
 
     static func view(_ s: FeedStats, _ scope: FeedScope) -> FeedView {
-        let streak = "\(s.streakDays)-day streak"
+        let streak = s.streakDays == 0 ? "no streak" : "\(s.streakDays)-day streak"
         let text: String
         switch scope.size {
         case .small: text = "◉ \(s.total)"

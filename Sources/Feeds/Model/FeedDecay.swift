@@ -58,7 +58,12 @@ public struct FeedDecay: Sendable, Equatable {
     }
 
     /// Whether the memory has faded out of search at `now`.
+    ///
+    /// `a − year·0.5^(a/h)` rises with the age `a` and is zero at the expiry age, so one power tells what
+    /// the 64-step search of `expiry(of:)` would (bars ask this for every memory, every few seconds).
     public func isExpired(_ m: MemoryFacts, at now: Double) -> Bool {
-        expiry(of: m).map { $0 <= now } ?? false
+        if m.pinned { return false }
+        let age = now - m.lastReinforced
+        return age > 0 && age - Self.year * pow(0.5, age / halfLife(of: m)) >= 0
     }
 }
