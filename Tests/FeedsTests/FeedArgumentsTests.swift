@@ -1,4 +1,5 @@
-import Feeds
+import Foundation
+@testable import Feeds
 import Testing
 
 /// The one parser behind `engram feed` and `engram-feed`.
@@ -42,5 +43,21 @@ import Testing
         } throws: { error in
             (error as? FeedUsageError)?.message.contains(mentions) == true
         }
+    }
+}
+
+/// The store's tags column, read without Foundation.
+@Suite struct TagColumnTests {
+    @Test("JSON arrays of strings decode as JSONSerialization would", arguments: [
+        "[]", "[\"a\"]", "[\"swift\",\"concurrency\"]", " [ \"x y\" , \"é🇫🇷\" ] ", "[\"a\\\"b\",\"c\\\\d\",\"\\u00e9\\ud83d\\ude00\",\"\\n\"]",
+    ])
+    func decodes(_ json: String) throws {
+        let expected = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String]
+        #expect(JSONStringArray.decode(json) == expected)
+    }
+
+    @Test("anything else is no tags, not a crash", arguments: ["not json", "", "[", "[\"open", "[1,2]", "{\"a\":1}", "[\"a\" \"b\"]"])
+    func refuses(_ text: String) {
+        #expect(JSONStringArray.decode(text) == [])
     }
 }

@@ -2,6 +2,41 @@
 enum JSONStringArray {
     /// The strings of a JSON array; anything that is not one gives an empty list rather than an error.
     static func decode(_ text: String) -> [String] {
+        if text == "[]" { return [] }
+        if !text.utf8.contains(0x5C), let fast = decodeWithoutEscapes(text) { return fast }
+        return decodeEscaped(text)
+    }
+
+    /// The common case, no backslash anywhere: strings are cut straight out of the UTF-8 bytes.
+    private static func decodeWithoutEscapes(_ text: String) -> [String]? {
+        let b = Array(text.utf8)
+        var i = 0
+        func skipSpace() { while i < b.count, b[i] == 0x20 || b[i] == 0x0A || b[i] == 0x09 || b[i] == 0x0D { i += 1 } }
+        skipSpace()
+        guard i < b.count, b[i] == 0x5B else { return [] }
+        i += 1
+        var out: [String] = []
+        while true {
+            skipSpace()
+            guard i < b.count else { return [] }
+            if b[i] == 0x5D { return out }
+            guard b[i] == 0x22 else { return [] }
+            i += 1
+            let start = i
+            while i < b.count, b[i] != 0x22 { i += 1 }
+            guard i < b.count else { return [] }
+            out.append(String(decoding: b[start..<i], as: UTF8.self))
+            i += 1
+            skipSpace()
+            guard i < b.count else { return [] }
+            if b[i] == 0x2C { i += 1; continue }
+            if b[i] == 0x5D { return out }
+            return []
+        }
+    }
+
+    /// Any array of strings, escapes included.
+    private static func decodeEscaped(_ text: String) -> [String] {
         let s = Array(text.unicodeScalars)
         var i = 0
         func skipSpace() { while i < s.count, s[i] == " " || s[i] == "\n" || s[i] == "\t" || s[i] == "\r" { i += 1 } }
