@@ -186,6 +186,21 @@ import Testing
         #expect(!watch.process.isRunning, "SIGTERM did not end the watching feed")
     }
 
+    @Test("--watch ends when the bar dies without closing the pipe (the feed is handed to another parent)")
+    func watchEndsWithParent() throws {
+        let f = try FeedFixture()
+        let pidFile = f.dir.path + "/feed.pid"
+        let env = Self.environment(f, now: nil).map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
+        // The "bar" starts the feed and dies half a second later; the feed's output goes nowhere, never failing.
+        try EngramShell.run("env \(env) '\(Self.binary)' session --format json --watch --interval 1 >/dev/null 2>&1 </dev/null & echo $! > '\(pidFile)'; sleep 0.5")
+        let pid = try #require(Int32(try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        let deadline = Date().addingTimeInterval(5)
+        while kill(pid, 0) == 0 && Date() < deadline { usleep(50_000) }
+        let outlived = kill(pid, 0) == 0
+        if outlived { kill(pid, SIGKILL) }
+        #expect(!outlived, "the watching feed outlived the process that started it")
+    }
+
     @Test("--watch ends quietly when the bar closes the pipe")
     func watchEndsWithReader() throws {
         let f = try FeedFixture()
@@ -202,4 +217,20 @@ import Testing
         if !watch.process.isRunning { #expect(watch.process.terminationReason == .exit) }
         watch.stop()
     }
+}
+
+/// Runs a shell line with posix_spawn and waits for the shell alone (Foundation's `Process` would also
+/// wait for any background job the line leaves behind).
+enum EngramShell {
+    static func run(_ line: String) throws {
+        var pid: pid_t = 0
+        let words: [String] = ["/bin/sh", "-c", line]
+        var argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        guard posix_spawn(&pid, "/bin/sh", nil, nil, &argv, environ) == 0 else { throw Failure("cannot start /bin/sh") }
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+    }
+
+    struct Failure: Error { var message: String; init(_ m: String) { message = m } }
 }

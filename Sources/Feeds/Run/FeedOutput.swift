@@ -10,6 +10,14 @@ public enum FeedOutput {
     @discardableResult
     public static func line(_ text: String) -> Bool { write(1, text + "\n") }
 
+    /// Whether nobody will read standard output any more: the pipe's reader closed it, or the process that
+    /// started us (the bar) is gone and we were handed to another parent.
+    public static func readerGone(parent: pid_t) -> Bool {
+        if getppid() != parent { return true }
+        var p = pollfd(fd: 1, events: Int16(POLLOUT), revents: 0)
+        return poll(&p, 1, 0) == 1 && (p.revents & Int16(POLLERR | POLLHUP | POLLNVAL)) != 0
+    }
+
     /// Writes `engram: message` to standard error.
     public static func warn(_ message: String) { _ = write(2, "engram: " + message + "\n") }
 

@@ -33,7 +33,9 @@ public enum FeedRunner {
             return failed ? 74 : 0
         }
         var refresh = RealtimeSignalRefresh()
-        FeedWatcher(interval: options.interval).run(refresh: &refresh, render: { update().text }, write: FeedOutput.line)
+        let parent = getppid()
+        FeedWatcher(interval: options.interval).run(refresh: &refresh, render: { update().text }, write: FeedOutput.line,
+                                                    readerGone: { FeedOutput.readerGone(parent: parent) })
         return 0
     }
 
