@@ -54,6 +54,7 @@ let package = Package(
             name: "Daemon",
             dependencies: [
                 "DBus", "Indexer", "EngramCore",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]
