@@ -6,10 +6,12 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "engram", targets: ["engram"]),
+        .executable(name: "engram-feed", targets: ["engram-feed"]),
         .library(name: "EngramCore", targets: ["EngramCore"]),
         .library(name: "Indexer", targets: ["Indexer"]),
         .library(name: "Feeds", targets: ["Feeds"]),
         .library(name: "Notifier", targets: ["Notifier"]),
+        .library(name: "Intents", targets: ["Intents"]),
         .library(name: "Daemon", targets: ["Daemon"]),
     ],
     dependencies: [
@@ -45,15 +47,36 @@ let package = Package(
         .target(name: "Indexer", dependencies: ["CXapian", "EngramCore"]),
         // A typed Swift layer over libdbus-1.
         .target(name: "DBus", dependencies: ["CDBus"]),
-        // Widget feeds and their per-sink renderers.
-        .target(name: "Feeds", dependencies: ["EngramCore"]),
+        // The system SQLite, for the Feeds module's lean read-only reader.
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        // Widget feeds and their per-sink renderers; Foundation-free so bars start it fast.
+        .target(
+            name: "Feeds",
+            dependencies: ["CSQLite"]
+        ),
+        // The lean feed binary bars run every few seconds: no Foundation, GRDB, Xapian or D-Bus, and in
+        // release the Swift runtime linked in, so it starts in a few milliseconds.
+        .executableTarget(
+            name: "engram-feed",
+            dependencies: ["Feeds"],
+            linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]
+        ),
         // Live, updating freedesktop notifications.
         .target(name: "Notifier", dependencies: ["DBus", "EngramCore"]),
+        // The catalog of intents and phrases, shortcuts, contexts, summaries, graphs, analytics, delayed intents.
+        .target(
+            name: "Intents",
+            dependencies: ["EngramCore", "Indexer", .product(name: "TOMLKit", package: "TOMLKit")]
+        ),
         // `engram daemon`: the index writer, GNOME Shell and KRunner providers, org.engram.Engram1.
         .target(
             name: "Daemon",
             dependencies: [
-                "DBus", "Indexer", "EngramCore",
+                "DBus", "Indexer", "EngramCore", "Notifier", "Intents",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
@@ -62,7 +85,7 @@ let package = Package(
         .executableTarget(
             name: "engram",
             dependencies: [
-                "EngramCore", "Indexer", "Feeds", "Notifier", "DBus", "Daemon",
+                "EngramCore", "Indexer", "Feeds", "Notifier", "DBus", "Intents", "Daemon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -72,6 +95,8 @@ let package = Package(
         .testTarget(name: "DBusTests", dependencies: ["DBus"]),
         .testTarget(name: "FeedsTests", dependencies: ["Feeds", "EngramCore"], resources: [.copy("Golden")]),
         .testTarget(name: "EngramTests", dependencies: ["EngramCore", "Indexer"]),
+        .testTarget(name: "IntentsTests", dependencies: ["Intents", "Indexer", "EngramCore"], resources: [.copy("Golden")]),
+        .testTarget(name: "NotifierTests", dependencies: ["Notifier", "DBus", "EngramCore"]),
         .testTarget(name: "DaemonTests", dependencies: ["Daemon", "DBus", "EngramCore", "Indexer"]),
     ],
     swiftLanguageModes: [.v6],
