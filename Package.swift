@@ -77,6 +77,7 @@ let package = Package(
             name: "Daemon",
             dependencies: [
                 "DBus", "Indexer", "EngramCore", "Notifier", "Intents",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]

@@ -26,9 +26,33 @@ ROUNDS = int(os.environ.get("BENCH_QUERIES", "300"))
 CAPTURES = int(os.environ.get("BENCH_CAPTURES", "20"))
 
 bus = dbus.SessionBus()
-provider = dbus.Interface(bus.get_object("org.engram.Engram", "/org/engram/Engram/SearchProvider", introspect=False),
-                          "org.gnome.Shell.SearchProvider2")
-runner = dbus.Interface(bus.get_object("org.engram.Engram", "/runner", introspect=False), "org.kde.krunner1")
+NAME = "org.engram.Engram"
+
+
+class Remote:
+    """Calls one interface by the well-known name, as GNOME Shell and KRunner do (the first call activates)."""
+
+    def __init__(self, path, interface):
+        self.path, self.interface = path, interface
+
+    def call(self, method, signature, *args):
+        return bus.call_blocking(NAME, self.path, self.interface, method, signature, args, timeout=60)
+
+
+shell_provider = Remote("/org/engram/Engram/SearchProvider", "org.gnome.Shell.SearchProvider2")
+krunner = Remote("/runner", "org.kde.krunner1")
+
+
+def initial_result_set(terms):
+    return shell_provider.call("GetInitialResultSet", "as", terms)
+
+
+def result_metas(ids):
+    return shell_provider.call("GetResultMetas", "as", ids)
+
+
+def match(query):
+    return krunner.call("Match", "s", query)
 
 
 def ms(seconds):
@@ -73,18 +97,19 @@ queries = typed_queries(words, ROUNDS)
 print("Engram desktop search benchmark")
 print(f"  collection: {sum(1 for _ in open(CORPUS))} memories from {os.path.basename(CORPUS)}")
 
+assert not bus.name_has_owner(NAME), "a daemon already runs on this bus"
 start = time.perf_counter()
-provider.GetInitialResultSet(dbus.Array(["warmup"], signature="s"))
-print(f"  first call (D-Bus activation, index opened): {ms(time.perf_counter() - start):.0f} ms")
+initial_result_set(["warmup"])
+print(f"  first call (D-Bus activation, store and index opened): {ms(time.perf_counter() - start):.0f} ms")
 
-shell, initial, metas, krunner, hits = [], [], [], [], 0
+shell, initial, metas, matches, hits = [], [], [], [], 0
 for terms in queries:
     t0 = time.perf_counter()
-    ids = provider.GetInitialResultSet(dbus.Array(terms, signature="s"))
+    ids = initial_result_set(terms)
     t1 = time.perf_counter()
     shown = list(ids[:5])
     if shown:
-        got = provider.GetResultMetas(dbus.Array(shown, signature="s"))
+        got = result_metas(shown)
         assert len(got) == len(shown), "metas must match the ids asked"
     t2 = time.perf_counter()
     hits += 1 if ids else 0
@@ -92,14 +117,14 @@ for terms in queries:
     metas.append(ms(t2 - t1))
     shell.append(ms(t2 - t0))
     t3 = time.perf_counter()
-    runner.Match(" ".join(terms))
-    krunner.append(ms(time.perf_counter() - t3))
+    match(" ".join(terms))
+    matches.append(ms(time.perf_counter() - t3))
 
 print(f"  queries: {len(queries)} typed prefixes of {len(set(q[0][:3] for q in queries))} words; {hits} found something")
 summary("GetInitialResultSet + GetResultMetas (5 ids)", shell)
 summary("  GetInitialResultSet alone", initial)
 summary("  GetResultMetas alone", metas)
-summary("KRunner Match", krunner)
+summary("KRunner Match", matches)
 
 env_nudge = dict(os.environ)
 env_quiet = {k: v for k, v in os.environ.items() if k not in ("DBUS_SESSION_BUS_ADDRESS", "XDG_RUNTIME_DIR")}
@@ -113,7 +138,7 @@ def capture(word, env):
     t1 = time.perf_counter()
     memory_id = out.stdout.split()[1]
     while True:
-        ids = provider.GetInitialResultSet(dbus.Array([word], signature="s"))
+        ids = initial_result_set([word])
         if f"engram://memory/{memory_id}" in ids:
             t2 = time.perf_counter()
             return ms(t1 - t0), ms(t2 - t1), ms(t2 - t0)

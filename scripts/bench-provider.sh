@@ -37,7 +37,7 @@ mkdir -p "$bus/services" "$work/config"
 cat > "$bus/services/org.engram.Engram.service" <<SERVICE
 [D-BUS Service]
 Name=org.engram.Engram
-Exec=/usr/bin/env ENGRAM_DATA_DIR=$data ENGRAM_CONFIG_DIR=$work/config $engram daemon
+Exec=/usr/bin/env ENGRAM_DATA_DIR=$data ENGRAM_CONFIG_DIR=$work/config $engram daemon --verbose
 SERVICE
 cat > "$bus/session.conf" <<CONF
 <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
@@ -47,7 +47,7 @@ cat > "$bus/session.conf" <<CONF
   <listen>unix:dir=$bus</listen>
   <auth>EXTERNAL</auth>
   <servicedir>$bus/services</servicedir>
-  <policy context="default"><allow send_destination="*"/><allow own="*"/></policy>
+  <policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/></policy>
 </busconfig>
 CONF
 

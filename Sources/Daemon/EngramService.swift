@@ -46,7 +46,7 @@ final class EngramService: @unchecked Sendable {
 
     /// Computes the glance now, on the calling thread, without announcing it (at start-up).
     func loadGlance() throws {
-        let fresh = try Glance.read(from: library.store, decay: library.config.decay, indexedSeq: keeper.lastAppliedSeq)
+        let fresh = try Glance.read(from: library.store, indexedSeq: keeper.lastAppliedSeq)
         glanceState.withLock { $0.glance = fresh }
     }
 
@@ -61,9 +61,10 @@ final class EngramService: @unchecked Sendable {
         glanceQueue.async {
             self.glanceState.withLock { $0.scheduled = false }
             let fresh: Glance
+            let start = ContinuousClock.now
             do {
-                fresh = try Glance.read(from: self.library.store, decay: self.library.config.decay,
-                                        indexedSeq: self.keeper.lastAppliedSeq)
+                fresh = try Glance.read(from: self.library.store, indexedSeq: self.keeper.lastAppliedSeq)
+                self.log.debug("read the glance properties", metadata: ["ms": "\(IndexKeeper.ms(since: start))"])
             } catch {
                 self.log.warning("could not read the store for the glance properties", metadata: ["error": "\(error)"])
                 return

@@ -35,14 +35,13 @@ public struct Glance: Sendable, Equatable {
         return names
     }
 
-    /// Reads the glance from the store; `indexedSeq` is the last change the index holds.
-    static func read(from store: Store, decay: DecayModel, indexedSeq: Int64) throws -> Glance {
-        let now = store.clock()
-        let stats = try store.stats(now: now, decay: decay)
+    /// Reads the glance from the store (a few indexed queries); `indexedSeq` is the last change the index holds.
+    static func read(from store: Store, indexedSeq: Int64) throws -> Glance {
+        let counts = try store.glanceCounts(now: store.clock())
         var g = Glance()
-        g.memoryCount = UInt32(clamping: stats.total)
-        g.todayCount = UInt32(clamping: stats.today)
-        g.streakDays = UInt32(clamping: stats.streakDays)
+        g.memoryCount = UInt32(clamping: counts.total)
+        g.todayCount = UInt32(clamping: counts.today)
+        g.streakDays = UInt32(clamping: counts.streakDays)
         g.activeContext = try store.activeContext() ?? ""
         g.activeSession = try store.activeSession().map(sessionJSON) ?? ""
         g.pendingChanges = UInt32(clamping: try store.pendingOutboxCount(after: indexedSeq))

@@ -51,14 +51,10 @@ final class IndexKeeper: @unchecked Sendable {
     /// Whether the keeper holds the writer now (read on the writer queue).
     var holdsWriter: Bool { queue.sync { writer != nil } }
 
-    /// Takes the writer and applies what is pending; returns false if another process holds the writer.
+    /// Takes the writer (pending changes are applied by the next `requestApply`); false if another process holds it.
     @discardableResult
     func start() -> Bool {
-        queue.sync {
-            let taken = takeWriter()
-            if taken { _ = runApply() }
-            return taken
-        }
+        queue.sync { takeWriter() }
     }
 
     /// Asks for an apply pass; `done`, if given, runs on the writer queue when a pass that saw this request ends.
@@ -175,8 +171,7 @@ final class IndexKeeper: @unchecked Sendable {
         guard writer != nil || takeWriter(), let writer else { return .busy }
         let start = ContinuousClock.now
         do {
-            var applier = OutboxApplier(store: library.store, config: library.config)
-            applier.progress = nil
+            let applier = OutboxApplier(store: library.store, config: library.config)
             let report = try applier.apply(with: writer)
             appliedSeq.store(report.lastSeq, ordering: .releasing)
             if report.applied > 0 {

@@ -40,8 +40,9 @@ enum SearchProvider2 {
                 do {
                     let id: String = try call.argument(0)
                     service.activate(id, source: "gnome") { reply.settle($0.map { [] }) }
+                } catch {
+                    reply.fail(DaemonError.dbus(error))
                 }
-                catch { reply.fail(DaemonError.dbus(error)) }
             }),
             DBusMethod("LaunchSearch", in: ["terms": "as", "timestamp": "u"], deferredHandler: { call, reply in
                 do {

@@ -52,6 +52,7 @@ final class SearchService: @unchecked Sendable {
     /// Returns nothing when the integration is switched off in config or the `sleep` context is on.
     func search(_ text: String, limit: Int, client: Client) throws -> [ResultItem] {
         dispatchPrecondition(condition: .onQueue(queue))
+        let start = ContinuousClock.now
         guard text.utf8.count <= Self.maxQueryBytes else {
             throw DaemonError.invalidArgs("the search is \(text.utf8.count) bytes long; the limit is \(Self.maxQueryBytes)")
         }
@@ -81,6 +82,7 @@ final class SearchService: @unchecked Sendable {
                             curriculumTitle: hit.kind == .topic ? hit.curriculumID.flatMap { curriculumTitles[$0] } : nil)
         }
         remember(items)
+        log.debug("searched", metadata: ["from": "\(client.rawValue)", "hits": "\(items.count)", "ms": "\(IndexKeeper.ms(since: start))"])
         return items
     }
 

@@ -1,6 +1,7 @@
 import DBus
 import EngramCore
 import Foundation
+import Indexer
 import Testing
 
 /// The daemon's life: D-Bus activation, crashes, a second instance, graceful stops and its log.
@@ -23,6 +24,20 @@ import Testing
             #expect(second != first)
             let matches = try d.gdbusValue(D.runnerPath, D.runner, "Match", ["'focaccia'"]).first as? [[Any]] ?? []
             #expect(matches.contains { $0.first as? String == "engram://memory/s165" })
+        }
+    }
+
+    /// The CLI nudges a running daemon but never starts one: here another process holds the index writer,
+    /// the bus could activate the daemon, and `engram remember` must still leave the bus alone.
+    @Test func theCLINeverStartsTheDaemon() async throws {
+        try await withDaemon { d in
+            let writer = try IndexWriter.open(at: d.dataDir + "/index", create: false)
+            defer { writer.close() }
+            let out = try d.engram(["remember", "Nobody should wake the daemon for this"])
+            #expect(out.status == 0, "\(out.stderr)")
+            #expect(out.stdout.hasPrefix("Remembered "))
+            #expect(try d.daemonPID() == nil)
+            #expect(!d.bus.log.contains("Activating service"), "\(d.bus.log)")
         }
     }
 

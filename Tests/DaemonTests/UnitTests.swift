@@ -71,6 +71,31 @@ import Testing
         }
     }
 
+    /// The properties' counts come from indexed queries; they must agree with `Store.stats`, which reads every memory.
+    @Test(arguments: [0, 1, 3])
+    func glanceCountsAgreeWithStats(daysSinceLastCapture: Int) throws {
+        let dir = NSTemporaryDirectory() + "engram-glance-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let utc = TimeZone(identifier: "UTC")!
+        let now = ISODate.parse("2026-11-22T15:30:00Z")!
+        let store = try Store(path: dir + "/engram.sqlite", clock: { now })
+        // Captures on a run of four days ending `daysSinceLastCapture` days ago, an older one after a gap,
+        // and two in the small hours of the last day.
+        var memories: [Memory] = []
+        for (n, daysAgo) in [0, 0, 1, 2, 3, 6].enumerated() {
+            let hour = n == 1 ? 0.5 : 10.0
+            let created = now.addingTimeInterval(-Double(daysAgo + daysSinceLastCapture) * 86_400 - 15.5 * 3600 + hour * 3600)
+            memories.append(Memory(id: "m\(n)", content: "memory \(n)", created: created))
+        }
+        try store.upsertMemories(memories)
+        let stats = try store.stats(now: now, decay: .standard, timeZone: utc)
+        let counts = try store.glanceCounts(now: now, timeZone: utc)
+        #expect(counts.total == stats.total && counts.total == 6)
+        #expect(counts.today == stats.today)
+        #expect(counts.streakDays == stats.streakDays)
+        #expect(counts.streakDays == (daysSinceLastCapture <= 1 ? 4 : 0))
+    }
+
     @Test func resultTextIsOneLineAndShort() {
         #expect(ResultItem.oneLine("  a\n\n b\t\u{7}c  ") == "a b c")
         let long = ResultItem.truncate(String(repeating: "x", count: 500))
