@@ -36,6 +36,8 @@ import Testing
         let floodTime = clock.now - started
         await activity.end(Self.content(1000, status: "Complete"), dismissal: .default)
 
+        // The mock logs calls asynchronously: wait (bounded) until the final state has landed there.
+        _ = await eventually(timeout: 10) { try daemon.notifications().last?.summary == "Capture — Complete" }
         let calls = try daemon.notifications()
         let stats = await activity.statistics
         print("flood: 1000 updates (+20 stale) in \(floodTime) → \(calls.count) Notify calls; \(stats)")
