@@ -6,7 +6,7 @@ CONFIG ?= debug
 DEMO_DIR ?= $(CURDIR)/demo-data
 ENGRAM = $(BUILD)/$(CONFIG)/engram
 
-.PHONY: all deps build release run test test-unit test-e2e man completions install clean
+.PHONY: all deps build release run demo test test-unit test-e2e man completions install clean
 
 all: build
 
@@ -19,12 +19,24 @@ build: deps
 release:
 	$(MAKE) build CONFIG=release
 
+# The daemon in the foreground on the demo collection (a private bus when there is no session bus).
 run: build
+	@scripts/run-daemon.sh "$(ENGRAM)" "$(DEMO_DIR)"
+
+# The command-line demo: a search and the stats on the sample collection.
+demo: build
 	@scripts/demo.sh "$(ENGRAM)" "$(DEMO_DIR)"
+
+# Installs engram and its desktop files under PREFIX (GNOME reads search providers only from /usr or /usr/local).
+install: release
+	@scripts/install.sh "$(BUILD)/release/engram" "$(PREFIX)"
 
 test: deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	$(SWIFT) test --skip-build --skip NotifierTests --skip '^DaemonTests\.'
+	$(SWIFT) test --skip-build --filter NotifierTests
+	$(SWIFT) test --skip-build --filter '^DaemonTests\.'
+
 
 man: deps
 	$(SWIFT) package --allow-writing-to-package-directory generate-manual --multi-page

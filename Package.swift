@@ -11,6 +11,8 @@ let package = Package(
         .library(name: "Indexer", targets: ["Indexer"]),
         .library(name: "Feeds", targets: ["Feeds"]),
         .library(name: "Notifier", targets: ["Notifier"]),
+        .library(name: "Intents", targets: ["Intents"]),
+        .library(name: "Daemon", targets: ["Daemon"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -65,10 +67,25 @@ let package = Package(
         ),
         // Live, updating freedesktop notifications.
         .target(name: "Notifier", dependencies: ["DBus", "EngramCore"]),
+        // The catalog of intents and phrases, shortcuts, contexts, summaries, graphs, analytics, delayed intents.
+        .target(
+            name: "Intents",
+            dependencies: ["EngramCore", "Indexer", .product(name: "TOMLKit", package: "TOMLKit")]
+        ),
+        // `engram daemon`: the index writer, GNOME Shell and KRunner providers, org.engram.Engram1.
+        .target(
+            name: "Daemon",
+            dependencies: [
+                "DBus", "Indexer", "EngramCore", "Notifier", "Intents",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "TOMLKit", package: "TOMLKit"),
+            ]
+        ),
         .executableTarget(
             name: "engram",
             dependencies: [
-                "EngramCore", "Indexer", "Feeds", "Notifier", "DBus",
+                "EngramCore", "Indexer", "Feeds", "Notifier", "DBus", "Intents", "Daemon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -78,6 +95,9 @@ let package = Package(
         .testTarget(name: "DBusTests", dependencies: ["DBus"]),
         .testTarget(name: "FeedsTests", dependencies: ["Feeds", "EngramCore"], resources: [.copy("Golden")]),
         .testTarget(name: "EngramTests", dependencies: ["EngramCore", "Indexer"]),
+        .testTarget(name: "IntentsTests", dependencies: ["Intents", "Indexer", "EngramCore"], resources: [.copy("Golden")]),
+        .testTarget(name: "NotifierTests", dependencies: ["Notifier", "DBus", "EngramCore"]),
+        .testTarget(name: "DaemonTests", dependencies: ["Daemon", "DBus", "EngramCore", "Indexer"]),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx17

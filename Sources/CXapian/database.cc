@@ -30,13 +30,15 @@ uint64_t count_documents(const Xapian::Database &db, cx_bytes kind) {
 }
 
 Xapian::docid find_document(const Xapian::Database &db, const std::string &term) {
+    // term_exists is cheap on a writer with pending changes; opening a postlist is not.
+    if (!db.term_exists(term)) return 0;
     Xapian::PostingIterator p = db.postlist_begin(term);
     return p == db.postlist_end(term) ? 0 : *p;
 }
 
 extern "C" {
 
-cx_status cx_database_open(const char *path, cx_database **database_out, cx_error **error_out) {
+cx_status cx_database_open(const char *path, cx_database **database_out, cx_error **error_out) noexcept {
     if (error_out) *error_out = nullptr;
     try {
         require(path != nullptr && database_out != nullptr, "cx_database_open: path and database_out are required");
@@ -49,11 +51,11 @@ cx_status cx_database_open(const char *path, cx_database **database_out, cx_erro
     }
 }
 
-void cx_database_destroy(cx_database *database) {
+void cx_database_destroy(cx_database *database) noexcept {
     delete database;
 }
 
-cx_status cx_database_reopen(cx_database *database, cx_error **error_out) {
+cx_status cx_database_reopen(cx_database *database, cx_error **error_out) noexcept {
     if (error_out) *error_out = nullptr;
     try {
         require(database != nullptr, "cx_database_reopen: database is required");
@@ -71,7 +73,7 @@ cx_status cx_database_reopen(cx_database *database, cx_error **error_out) {
     }
 }
 
-cx_status cx_database_document_count(cx_database *database, cx_bytes kind, uint64_t *count_out, cx_error **error_out) {
+cx_status cx_database_document_count(cx_database *database, cx_bytes kind, uint64_t *count_out, cx_error **error_out) noexcept {
     if (error_out) *error_out = nullptr;
     try {
         require(database != nullptr && count_out != nullptr, "cx_database_document_count: database and count_out are required");
@@ -82,7 +84,7 @@ cx_status cx_database_document_count(cx_database *database, cx_bytes kind, uint6
     }
 }
 
-cx_status cx_database_contains(cx_database *database, cx_bytes kind, cx_bytes id, int *contains_out, cx_error **error_out) {
+cx_status cx_database_contains(cx_database *database, cx_bytes kind, cx_bytes id, int *contains_out, cx_error **error_out) noexcept {
     if (error_out) *error_out = nullptr;
     try {
         require(database != nullptr && contains_out != nullptr && present(kind) && present(id),
@@ -94,7 +96,7 @@ cx_status cx_database_contains(cx_database *database, cx_bytes kind, cx_bytes id
     }
 }
 
-cx_status cx_database_all_ids(cx_database *database, cx_bytes kind, cx_strings **ids_out, cx_error **error_out) {
+cx_status cx_database_all_ids(cx_database *database, cx_bytes kind, cx_strings **ids_out, cx_error **error_out) noexcept {
     if (error_out) *error_out = nullptr;
     try {
         require(database != nullptr && ids_out != nullptr && present(kind), "cx_database_all_ids: database, kind and ids_out are required");
@@ -113,7 +115,7 @@ cx_status cx_database_all_ids(cx_database *database, cx_bytes kind, cx_strings *
     }
 }
 
-cx_status cx_database_last_seq(cx_database *database, int64_t *seq_out, cx_error **error_out) {
+cx_status cx_database_last_seq(cx_database *database, int64_t *seq_out, cx_error **error_out) noexcept {
     if (error_out) *error_out = nullptr;
     try {
         require(database != nullptr && seq_out != nullptr, "cx_database_last_seq: database and seq_out are required");
@@ -124,7 +126,7 @@ cx_status cx_database_last_seq(cx_database *database, int64_t *seq_out, cx_error
     }
 }
 
-cx_status cx_database_document_terms(cx_database *database, cx_bytes kind, cx_bytes id, cx_strings **terms_out, cx_error **error_out) {
+cx_status cx_database_document_terms(cx_database *database, cx_bytes kind, cx_bytes id, cx_strings **terms_out, cx_error **error_out) noexcept {
     if (error_out) *error_out = nullptr;
     try {
         require(database != nullptr && terms_out != nullptr && present(kind) && present(id),
@@ -142,7 +144,7 @@ cx_status cx_database_document_terms(cx_database *database, cx_bytes kind, cx_by
     }
 }
 
-cx_status cx_database_spellings(cx_database *database, cx_strings **words_out, cx_error **error_out) {
+cx_status cx_database_spellings(cx_database *database, cx_strings **words_out, cx_error **error_out) noexcept {
     if (error_out) *error_out = nullptr;
     try {
         require(database != nullptr && words_out != nullptr, "cx_database_spellings: database and words_out are required");

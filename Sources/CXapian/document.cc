@@ -23,11 +23,15 @@ Xapian::Document build_document(Xapian::TermGenerator &generator, const cx_docum
     Xapian::Document doc;
     doc.set_data(to_string(fields.data));
 
+    const std::string body = to_string(fields.body);
     generator.set_document(doc);
     generator.index_text(title, 1, prefix::title);
-    generator.index_text(title);
-    generator.increase_termpos(field_gap);
-    generator.index_text(to_string(fields.body));
+    // A memory's title is its first line, already in the body: index it once.
+    if (body.compare(0, title.size(), title) != 0) {
+        generator.index_text(title);
+        generator.increase_termpos(field_gap);
+    }
+    generator.index_text(body);
 
     doc.add_boolean_term(unique_term(kind, id));
     doc.add_boolean_term(make_term(prefix::domain, lowercase(kind)));

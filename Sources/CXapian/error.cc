@@ -105,7 +105,7 @@ const char *cx_status_to_string(cx_status status) {
     return "unknown status";
 }
 
-cx_status cx_error_status(const cx_error *error) {
+cx_status cx_error_status(const cx_error *error) noexcept {
     return error ? error->status : CX_STATUS_SUCCESS;
 }
 
@@ -117,11 +117,11 @@ const char *cx_error_message(const cx_error *error) {
     return error ? error->message.c_str() : "";
 }
 
-void cx_error_destroy(cx_error *error) {
+void cx_error_destroy(cx_error *error) noexcept {
     delete error;
 }
 
-void cx_string_free(char *string) {
+void cx_string_free(char *string) noexcept {
     delete[] string;
 }
 

@@ -67,7 +67,7 @@ Xapian::Query parse_user_query(const Xapian::Database &db, const std::string &te
 extern "C" {
 
 cx_status cx_database_parse_query(cx_database *database, cx_bytes query, uint32_t flags, char **description_out,
-                                  cx_error **error_out) {
+                                  cx_error **error_out) noexcept {
     if (error_out) *error_out = nullptr;
     try {
         require(database != nullptr && description_out != nullptr && present(query),

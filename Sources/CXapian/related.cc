@@ -22,12 +22,10 @@ class PlainWordDecider : public Xapian::ExpandDecider {
 
 }  // namespace
 
-void collect_hits(const Xapian::MSet &mset, uint32_t snippet_length, cx_results &results);
-
 extern "C" {
 
 cx_status cx_database_related(cx_database *database, cx_bytes kind, cx_bytes id, uint32_t limit, double now,
-                              cx_results **results_out, cx_error **error_out) {
+                              cx_results **results_out, cx_error **error_out) noexcept {
     if (error_out) *error_out = nullptr;
     try {
         require(database != nullptr && results_out != nullptr && present(kind) && present(id),

@@ -19,7 +19,9 @@ constexpr Xapian::doccount min_check_at_least = 100;
 
 /// The text a snippet is cut from: the body, capped and without the highlight markers.
 std::string snippet_source(const std::string &data) {
-    std::string body = body_of_data(data);
+    size_t blank = data.find("\n\n");
+    if (blank == std::string::npos) return std::string();
+    std::string body = data.substr(blank + 2, snippet_source_limit + 1);
     if (body.size() > snippet_source_limit) {
         size_t cut = snippet_source_limit;
         while (cut > 0 && (static_cast<unsigned char>(body[cut]) & 0xC0) == 0x80) --cut;
@@ -50,14 +52,12 @@ Xapian::Query build_filter(const cx_search_options &options) {
 
 }  // namespace
 
-/// Blends relevance with the remaining-life boost: AND_MAYBE(query, SCALE_WEIGHT(decay, k)).
 Xapian::Query blend_decay(const Xapian::Query &query, double now, double weight) {
     if (!(weight > 0) || !std::isfinite(weight)) return query;
     Xapian::Query decay((new ExpiryDecaySource(slot::expiry, now, decay_horizon))->release());
     return Xapian::Query(Xapian::Query::OP_AND_MAYBE, query, Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, decay, weight));
 }
 
-/// Copies an MSet page into results, with snippets when snippet_length > 0.
 void collect_hits(const Xapian::MSet &mset, uint32_t snippet_length, cx_results &results) {
     Xapian::Stem stemmer("english");
     results.estimated_total = mset.get_matches_estimated();
@@ -80,7 +80,7 @@ void collect_hits(const Xapian::MSet &mset, uint32_t snippet_length, cx_results 
 extern "C" {
 
 cx_status cx_database_search(cx_database *database, const cx_search_options *options, cx_results **results_out,
-                             cx_error **error_out) {
+                             cx_error **error_out) noexcept {
     if (error_out) *error_out = nullptr;
     try {
         require(database != nullptr && options != nullptr && results_out != nullptr,
@@ -102,8 +102,9 @@ cx_status cx_database_search(cx_database *database, const cx_search_options *opt
             enquire.set_query(Xapian::Query(Xapian::Query::OP_FILTER,
                                             blend_decay(query, options->now, options->decay_weight),
                                             build_filter(*options)));
-            Xapian::doccount wanted = options->offset + options->limit;
-            Xapian::MSet mset = enquire.get_mset(options->offset, options->limit, std::max(wanted, min_check_at_least));
+            uint64_t wanted = uint64_t(options->offset) + options->limit;
+            auto check_at_least = Xapian::doccount(std::min<uint64_t>(std::max<uint64_t>(wanted, min_check_at_least), UINT32_MAX));
+            Xapian::MSet mset = enquire.get_mset(options->offset, options->limit, check_at_least);
             collect_hits(mset, options->snippet_length, *results);
         }
         // Xapian never corrects the word being typed (the partial last word). When
@@ -125,20 +126,20 @@ cx_status cx_database_search(cx_database *database, const cx_search_options *opt
     }
 }
 
-size_t cx_results_count(const cx_results *results) {
+size_t cx_results_count(const cx_results *results) noexcept {
     return results ? results->hits.size() : 0;
 }
 
-uint64_t cx_results_estimated_total(const cx_results *results) {
+uint64_t cx_results_estimated_total(const cx_results *results) noexcept {
     return results ? results->estimated_total : 0;
 }
 
-cx_bytes cx_results_corrected_query(const cx_results *results) {
+cx_bytes cx_results_corrected_query(const cx_results *results) noexcept {
     if (!results || !results->has_corrected) return cx_bytes{nullptr, 0};
     return cx_bytes{results->corrected.data(), results->corrected.size()};
 }
 
-int cx_results_get(const cx_results *results, size_t index, cx_hit *hit_out) {
+int cx_results_get(const cx_results *results, size_t index, cx_hit *hit_out) noexcept {
     if (!results || !hit_out || index >= results->hits.size()) return 0;
     const cx_results::Hit &hit = results->hits[index];
     hit_out->data = cx_bytes{hit.data.data(), hit.data.size()};
@@ -148,7 +149,7 @@ int cx_results_get(const cx_results *results, size_t index, cx_hit *hit_out) {
     return 1;
 }
 
-void cx_results_destroy(cx_results *results) {
+void cx_results_destroy(cx_results *results) noexcept {
     delete results;
 }
 

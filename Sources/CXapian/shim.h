@@ -58,9 +58,6 @@ std::string unique_term(const std::string &kind, const std::string &id);
 /// True for terms produced from free text without a prefix (the spelling words).
 bool is_plain_word(const std::string &term);
 
-/// The body part of stored document data: everything after the first blank line.
-std::string body_of_data(const std::string &data);
-
 /// Reads the last applied sequence number from any database.
 int64_t read_last_seq(const Xapian::Database &db);
 
@@ -118,6 +115,12 @@ void remove_spelling_of(Xapian::WritableDatabase &db, const Xapian::Document &do
 /// Parses what the user typed with Engram's syntax (cx_search_flags); *corrected gets the spelling correction.
 Xapian::Query parse_user_query(const Xapian::Database &db, const std::string &text, uint32_t flags,
                                std::string *corrected);
+
+/// Blends relevance with the remaining-life boost: AND_MAYBE(query, SCALE_WEIGHT(decay, k)); k <= 0 leaves query as is.
+Xapian::Query blend_decay(const Xapian::Query &query, double now, double weight);
+
+/// Copies an MSet page into results, with snippets when snippet_length > 0.
+void collect_hits(const Xapian::MSet &mset, uint32_t snippet_length, cx_results &results);
 
 /// The shared English stopword list used by query parsing and related-item selection.
 const Xapian::Stopper &english_stopper();

@@ -48,8 +48,3 @@ std::string unique_term(const std::string &kind, const std::string &id) {
 bool is_plain_word(const std::string &term) {
     return !term.empty() && !(term[0] >= 'A' && term[0] <= 'Z');
 }
-
-std::string body_of_data(const std::string &data) {
-    size_t blank = data.find("\n\n");
-    return blank == std::string::npos ? std::string() : data.substr(blank + 2);
-}

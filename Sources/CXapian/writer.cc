@@ -2,6 +2,7 @@
 #include "shim.h"
 
 #include <cmath>
+#include <memory>
 
 namespace {
 
@@ -24,24 +25,24 @@ void delete_with_spelling(Xapian::WritableDatabase &db, Xapian::docid did) {
 
 extern "C" {
 
-cx_status cx_writer_open(const char *path, int create, cx_writer **writer_out, cx_error **error_out) {
+cx_status cx_writer_open(const char *path, int create, cx_writer **writer_out, cx_error **error_out) noexcept {
     if (error_out) *error_out = nullptr;
     try {
         require(path != nullptr && writer_out != nullptr, "cx_writer_open: path and writer_out are required");
         *writer_out = nullptr;
         // No DB_RETRY_LOCK: a held lock must fail at once, not block.
         int flags = create ? Xapian::DB_CREATE_OR_OPEN : Xapian::DB_OPEN;
-        auto writer = new cx_writer{Xapian::WritableDatabase(path, flags), Xapian::TermGenerator(), false};
+        auto writer = std::make_unique<cx_writer>(cx_writer{Xapian::WritableDatabase(path, flags), Xapian::TermGenerator(), false});
         writer->generator.set_stemmer(Xapian::Stem("english"));
         writer->generator.set_stemming_strategy(Xapian::TermGenerator::STEM_SOME);
-        *writer_out = writer;
+        *writer_out = writer.release();
         return CX_STATUS_SUCCESS;
     } catch (...) {
         return cx_translate_exception(error_out);
     }
 }
 
-void cx_writer_destroy(cx_writer *writer) {
+void cx_writer_destroy(cx_writer *writer) noexcept {
     if (!writer) return;
     try {
         if (writer->in_transaction) writer->db.cancel_transaction();
@@ -52,7 +53,7 @@ void cx_writer_destroy(cx_writer *writer) {
     delete writer;
 }
 
-cx_status cx_writer_replace(cx_writer *writer, const cx_document_fields *fields, cx_error **error_out) {
+cx_status cx_writer_replace(cx_writer *writer, const cx_document_fields *fields, cx_error **error_out) noexcept {
     if (error_out) *error_out = nullptr;
     try {
         require(writer != nullptr && fields != nullptr, "cx_writer_replace: writer and fields are required");
@@ -69,7 +70,7 @@ cx_status cx_writer_replace(cx_writer *writer, const cx_document_fields *fields,
     }
 }
 
-cx_status cx_writer_delete(cx_writer *writer, cx_bytes kind, cx_bytes id, int *deleted_out, cx_error **error_out) {
+cx_status cx_writer_delete(cx_writer *writer, cx_bytes kind, cx_bytes id, int *deleted_out, cx_error **error_out) noexcept {
     if (error_out) *error_out = nullptr;
     try {
         require(writer != nullptr && present(kind) && present(id), "cx_writer_delete: writer, kind and id are required");
@@ -85,7 +86,7 @@ cx_status cx_writer_delete(cx_writer *writer, cx_bytes kind, cx_bytes id, int *d
     }
 }
 
-cx_status cx_writer_delete_kind(cx_writer *writer, cx_bytes kind, uint64_t *count_out, cx_error **error_out) {
+cx_status cx_writer_delete_kind(cx_writer *writer, cx_bytes kind, uint64_t *count_out, cx_error **error_out) noexcept {
     if (error_out) *error_out = nullptr;
     try {
         require(writer != nullptr && present(kind), "cx_writer_delete_kind: writer and kind are required");
@@ -104,7 +105,7 @@ cx_status cx_writer_delete_kind(cx_writer *writer, cx_bytes kind, uint64_t *coun
     }
 }
 
-cx_status cx_writer_sweep_expired(cx_writer *writer, double now, cx_strings **removed_out, cx_error **error_out) {
+cx_status cx_writer_sweep_expired(cx_writer *writer, double now, cx_strings **removed_out, cx_error **error_out) noexcept {
     if (error_out) *error_out = nullptr;
     try {
         require(writer != nullptr && removed_out != nullptr, "cx_writer_sweep_expired: writer and removed_out are required");
@@ -132,7 +133,7 @@ cx_status cx_writer_sweep_expired(cx_writer *writer, double now, cx_strings **re
     }
 }
 
-cx_status cx_writer_commit(cx_writer *writer, int64_t last_seq, cx_error **error_out) {
+cx_status cx_writer_commit(cx_writer *writer, int64_t last_seq, cx_error **error_out) noexcept {
     if (error_out) *error_out = nullptr;
     try {
         require(writer != nullptr, "cx_writer_commit: writer is required");
@@ -148,7 +149,7 @@ cx_status cx_writer_commit(cx_writer *writer, int64_t last_seq, cx_error **error
     }
 }
 
-cx_status cx_writer_last_seq(cx_writer *writer, int64_t *seq_out, cx_error **error_out) {
+cx_status cx_writer_last_seq(cx_writer *writer, int64_t *seq_out, cx_error **error_out) noexcept {
     if (error_out) *error_out = nullptr;
     try {
         require(writer != nullptr && seq_out != nullptr, "cx_writer_last_seq: writer and seq_out are required");
@@ -159,7 +160,7 @@ cx_status cx_writer_last_seq(cx_writer *writer, int64_t *seq_out, cx_error **err
     }
 }
 
-cx_status cx_writer_document_count(cx_writer *writer, cx_bytes kind, uint64_t *count_out, cx_error **error_out) {
+cx_status cx_writer_document_count(cx_writer *writer, cx_bytes kind, uint64_t *count_out, cx_error **error_out) noexcept {
     if (error_out) *error_out = nullptr;
     try {
         require(writer != nullptr && count_out != nullptr, "cx_writer_document_count: writer and count_out are required");

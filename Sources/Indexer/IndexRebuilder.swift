@@ -71,7 +71,9 @@ public final class IndexRebuilder {
             try? FileManager.default.removeItem(atPath: generation)
             throw error
         }
-        for old in IndexLayout.generations(forStub: stubPath) where old != name {
+        // Only older generations: a newer one may belong to a rebuild that started after the swap.
+        let number = Int(name) ?? 0
+        for old in IndexLayout.generations(forStub: stubPath) where (Int(old) ?? 0) < number {
             try? FileManager.default.removeItem(atPath: IndexLayout.generationPath(forStub: stubPath, name: old))
         }
     }

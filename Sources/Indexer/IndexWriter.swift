@@ -133,10 +133,17 @@ public final class IndexWriter {
 
     /// The creation day as YYYYMMDD in the current time zone, for `created:` ranges.
     static func dayString(_ date: Date) -> String {
-        var calendar = Calendar(identifier: .gregorian)
+        var calendar = gregorian
         calendar.timeZone = .current
         let parts = calendar.dateComponents([.year, .month, .day], from: date)
-        let year = parts.year ?? 1970, month = parts.month ?? 1, day = parts.day ?? 1
-        return String(format: "%04d%02d%02d", max(0, min(year, 9999)), month, day)
+        let year = max(0, min(parts.year ?? 1970, 9999)), month = parts.month ?? 1, day = parts.day ?? 1
+        func padded(_ value: Int, _ width: Int) -> String {
+            let digits = String(value)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        return padded(year, 4) + padded(month, 2) + padded(day, 2)
     }
+
+    /// The calendar creation days are counted in.
+    private static let gregorian = Calendar(identifier: .gregorian)
 }

@@ -1,5 +1,5 @@
 /// A memory related to another item, with how strongly it is related.
-public struct RelatedHit: Sendable {
+public struct RelatedHit: Sendable, Equatable {
     /// The related item's kind (always memory).
     public var kind: IndexKind
     /// The related item's id.

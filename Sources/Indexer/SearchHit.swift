@@ -1,7 +1,7 @@
 import Foundation
 
 /// One matching item, complete enough to display without a store lookup.
-public struct SearchHit: Sendable {
+public struct SearchHit: Sendable, Equatable {
     /// The item's kind.
     public var kind: IndexKind
     /// The item's id in the store.

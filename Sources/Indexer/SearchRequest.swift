@@ -9,7 +9,7 @@ import Foundation
 /// creation dates `created:2024-01-01..2024-06-30`, `created:..2024-06-30`,
 /// `created:2024-01-01..` (also YYYYMMDD). A query Xapian cannot parse is searched as
 /// plain words and `SearchResults.notice` says so.
-public struct SearchRequest: Sendable {
+public struct SearchRequest: Sendable, Equatable {
     /// The text the user typed.
     public var query: String
     /// Kinds to search; empty finds nothing.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// One page of search results with an optional "did you mean" and notice.
-public struct SearchResults: Sendable {
+public struct SearchResults: Sendable, Equatable {
     /// The hits of this page, best first.
     public var hits: [SearchHit]
     /// Xapian's estimate of how many items match in total.

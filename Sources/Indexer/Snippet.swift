@@ -33,55 +33,55 @@ public struct Snippet: Sendable, Equatable {
 
 extension Snippet {
     /// Private markers the shim puts around highlighted words (STX and ETX; stripped from indexed text).
-    static let highlightStart: Character = "\u{02}"
-    static let highlightEnd: Character = "\u{03}"
+    static let highlightStart: Unicode.Scalar = "\u{02}"
+    static let highlightEnd: Unicode.Scalar = "\u{03}"
 
     /// Parses MSet::snippet output: splits on the markers, unescapes HTML entities and folds whitespace to single spaces.
     init(shimOutput: String) {
         var segments: [Segment] = []
-        var current = ""
+        var current = String.UnicodeScalarView()
         var highlighted = false
+        var pendingSpace = false
         func flush() {
-            let text = Snippet.unescapeHTML(current)
-            if !text.isEmpty {
-                if let last = segments.last, last.highlighted == highlighted {
-                    segments[segments.count - 1].text += text
-                } else {
-                    segments.append(Segment(text: text, highlighted: highlighted))
-                }
+            guard !current.isEmpty else { return }
+            let text = Snippet.unescapeHTML(String(current))
+            if let last = segments.last, last.highlighted == highlighted {
+                segments[segments.count - 1].text += text
+            } else {
+                segments.append(Segment(text: text, highlighted: highlighted))
             }
-            current = ""
+            current = String.UnicodeScalarView()
         }
-        for character in Snippet.foldWhitespace(shimOutput) {
-            switch character {
-            case Snippet.highlightStart: flush(); highlighted = true
-            case Snippet.highlightEnd: flush(); highlighted = false
-            default: current.append(character)
+        for scalar in shimOutput.unicodeScalars {
+            switch scalar {
+            case Snippet.highlightStart, Snippet.highlightEnd:
+                // A space before a marker belongs to the run it ends, not the next one.
+                if pendingSpace { current.append(" ") }
+                pendingSpace = false
+                flush()
+                highlighted = scalar == Snippet.highlightStart
+            case _ where Snippet.isWhitespace(scalar):
+                // Folded to one space, dropped at the very start and end.
+                pendingSpace = !segments.isEmpty || !current.isEmpty
+            default:
+                if pendingSpace { current.append(" ") }
+                pendingSpace = false
+                current.append(scalar)
             }
         }
         flush()
         self.init(segments: segments)
     }
 
-    /// Replaces each run of whitespace (newlines included) by one space and trims the ends.
-    static func foldWhitespace(_ text: String) -> String {
-        var out = ""
-        var pendingSpace = false
-        for character in text {
-            if character.isWhitespace {
-                pendingSpace = !out.isEmpty
-            } else {
-                if pendingSpace { out.append(" ") }
-                pendingSpace = false
-                out.append(character)
-            }
-        }
-        return out
+    /// Whitespace test with an ASCII fast path.
+    static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.isASCII { return scalar == " " || (scalar.value >= 0x09 && scalar.value <= 0x0D) }
+        return scalar.properties.isWhitespace
     }
 
     /// Decodes the entities MSet::snippet writes (&amp; &lt; &gt; &quot; &apos; and numeric ones).
     static func unescapeHTML(_ text: String) -> String {
-        guard text.contains("&") else { return text }
+        guard text.utf8.contains(UInt8(ascii: "&")) else { return text }
         var out = ""
         var rest = text[...]
         while let ampersand = rest.firstIndex(of: "&") {

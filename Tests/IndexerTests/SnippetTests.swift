@@ -27,6 +27,10 @@ struct SnippetTests {
     @Test func whitespaceAndNewlinesFoldToSingleSpaces() {
         let snippet = Snippet(shimOutput: "  line one\n\n\tline\r\ntwo \u{02}hit\u{03}\n")
         #expect(snippet.plainText == "line one line two hit")
+        #expect(snippet.segments.last == .init(text: "hit", highlighted: true))
+        let spaced = Snippet(shimOutput: "a \u{02}b\u{03} \u{02}c\u{03}")
+        #expect(spaced.segments == [.init(text: "a ", highlighted: false), .init(text: "b", highlighted: true),
+                                    .init(text: " ", highlighted: false), .init(text: "c", highlighted: true)])
     }
 
     @Test func strayAmpersandsAndUnknownEntitiesAreKept() {

@@ -27,6 +27,10 @@
 
 #ifdef __cplusplus
 extern "C" {
+/* Every entry point is noexcept: an exception that escaped would terminate, never unwind into the caller. */
+#define CX_NOEXCEPT noexcept
+#else
+#define CX_NOEXCEPT
 #endif
 
 /* ---------------------------------------------------------------- status */
@@ -72,7 +76,7 @@ const char *cx_status_to_string(cx_status status);
 typedef struct cx_error cx_error;
 
 /** Returns the status the error was mapped to. */
-cx_status cx_error_status(const cx_error *error);
+cx_status cx_error_status(const cx_error *error) CX_NOEXCEPT;
 
 /** Returns the exception's type name, e.g. "DatabaseLockError" (owned by the error). */
 const char *cx_error_type(const cx_error *error);
@@ -81,7 +85,7 @@ const char *cx_error_type(const cx_error *error);
 const char *cx_error_message(const cx_error *error);
 
 /** Releases an error; NULL is allowed. */
-void cx_error_destroy(cx_error *error);
+void cx_error_destroy(cx_error *error) CX_NOEXCEPT;
 
 /* ----------------------------------------------------------------- bytes */
 
@@ -95,13 +99,13 @@ typedef struct cx_bytes {
 typedef struct cx_strings cx_strings;
 
 /** Returns how many strings the list holds. */
-size_t cx_strings_count(const cx_strings *strings);
+size_t cx_strings_count(const cx_strings *strings) CX_NOEXCEPT;
 
 /** Returns string number index (borrowed; valid until the list is destroyed). */
-cx_bytes cx_strings_get(const cx_strings *strings, size_t index);
+cx_bytes cx_strings_get(const cx_strings *strings, size_t index) CX_NOEXCEPT;
 
 /** Releases a list; NULL is allowed. */
-void cx_strings_destroy(cx_strings *strings);
+void cx_strings_destroy(cx_strings *strings) CX_NOEXCEPT;
 
 /* -------------------------------------------------------------- document */
 
@@ -152,31 +156,31 @@ typedef struct cx_writer cx_writer;
  * CX_STATUS_DATABASE_LOCKED at once.  With create != 0 a missing
  * database directory is created.
  */
-cx_status cx_writer_open(const char *path, int create, cx_writer **writer_out, cx_error **error_out);
+cx_status cx_writer_open(const char *path, int create, cx_writer **writer_out, cx_error **error_out) CX_NOEXCEPT;
 
 /** Discards uncommitted changes, releases the lock and frees the writer; NULL is allowed. */
-void cx_writer_destroy(cx_writer *writer);
+void cx_writer_destroy(cx_writer *writer) CX_NOEXCEPT;
 
 /** Adds or replaces the document with the same kind and id, updating the spelling data. */
-cx_status cx_writer_replace(cx_writer *writer, const cx_document_fields *fields, cx_error **error_out);
+cx_status cx_writer_replace(cx_writer *writer, const cx_document_fields *fields, cx_error **error_out) CX_NOEXCEPT;
 
 /** Deletes one document and its spelling contribution; *deleted_out (optional) is 1 if it existed. */
-cx_status cx_writer_delete(cx_writer *writer, cx_bytes kind, cx_bytes id, int *deleted_out, cx_error **error_out);
+cx_status cx_writer_delete(cx_writer *writer, cx_bytes kind, cx_bytes id, int *deleted_out, cx_error **error_out) CX_NOEXCEPT;
 
 /** Deletes every document of a kind and their spelling contribution; *count_out (optional) gets how many. */
-cx_status cx_writer_delete_kind(cx_writer *writer, cx_bytes kind, uint64_t *count_out, cx_error **error_out);
+cx_status cx_writer_delete_kind(cx_writer *writer, cx_bytes kind, uint64_t *count_out, cx_error **error_out) CX_NOEXCEPT;
 
 /** Deletes documents whose expiry is before now; *removed_out lists them as "kind:id". */
-cx_status cx_writer_sweep_expired(cx_writer *writer, double now, cx_strings **removed_out, cx_error **error_out);
+cx_status cx_writer_sweep_expired(cx_writer *writer, double now, cx_strings **removed_out, cx_error **error_out) CX_NOEXCEPT;
 
 /** Makes all changes since the last commit durable together with last_seq under CX_LAST_SEQ_KEY. */
-cx_status cx_writer_commit(cx_writer *writer, int64_t last_seq, cx_error **error_out);
+cx_status cx_writer_commit(cx_writer *writer, int64_t last_seq, cx_error **error_out) CX_NOEXCEPT;
 
 /** Reads the last applied sequence number (0 if never set), including uncommitted changes. */
-cx_status cx_writer_last_seq(cx_writer *writer, int64_t *seq_out, cx_error **error_out);
+cx_status cx_writer_last_seq(cx_writer *writer, int64_t *seq_out, cx_error **error_out) CX_NOEXCEPT;
 
 /** Counts documents of a kind (kind.data == NULL: all), including uncommitted changes. */
-cx_status cx_writer_document_count(cx_writer *writer, cx_bytes kind, uint64_t *count_out, cx_error **error_out);
+cx_status cx_writer_document_count(cx_writer *writer, cx_bytes kind, uint64_t *count_out, cx_error **error_out) CX_NOEXCEPT;
 
 /* -------------------------------------------------------------- database */
 
@@ -184,31 +188,31 @@ cx_status cx_writer_document_count(cx_writer *writer, cx_bytes kind, uint64_t *c
 typedef struct cx_database cx_database;
 
 /** Opens the database at path (a glass directory or a stub file) read-only. */
-cx_status cx_database_open(const char *path, cx_database **database_out, cx_error **error_out);
+cx_status cx_database_open(const char *path, cx_database **database_out, cx_error **error_out) CX_NOEXCEPT;
 
 /** Frees a database handle; NULL is allowed. */
-void cx_database_destroy(cx_database *database);
+void cx_database_destroy(cx_database *database) CX_NOEXCEPT;
 
 /** Moves to the latest committed revision; if the stub file now names another database, opens that one. */
-cx_status cx_database_reopen(cx_database *database, cx_error **error_out);
+cx_status cx_database_reopen(cx_database *database, cx_error **error_out) CX_NOEXCEPT;
 
 /** Counts documents of a kind (kind.data == NULL: all). */
-cx_status cx_database_document_count(cx_database *database, cx_bytes kind, uint64_t *count_out, cx_error **error_out);
+cx_status cx_database_document_count(cx_database *database, cx_bytes kind, uint64_t *count_out, cx_error **error_out) CX_NOEXCEPT;
 
 /** Sets *contains_out to 1 if a document with this kind and id exists, else 0. */
-cx_status cx_database_contains(cx_database *database, cx_bytes kind, cx_bytes id, int *contains_out, cx_error **error_out);
+cx_status cx_database_contains(cx_database *database, cx_bytes kind, cx_bytes id, int *contains_out, cx_error **error_out) CX_NOEXCEPT;
 
 /** Lists the ids of all documents of a kind, in document order. */
-cx_status cx_database_all_ids(cx_database *database, cx_bytes kind, cx_strings **ids_out, cx_error **error_out);
+cx_status cx_database_all_ids(cx_database *database, cx_bytes kind, cx_strings **ids_out, cx_error **error_out) CX_NOEXCEPT;
 
 /** Reads the last applied sequence number (0 if never set). */
-cx_status cx_database_last_seq(cx_database *database, int64_t *seq_out, cx_error **error_out);
+cx_status cx_database_last_seq(cx_database *database, int64_t *seq_out, cx_error **error_out) CX_NOEXCEPT;
 
 /** Lists the terms of one document, sorted (empty if it does not exist). */
-cx_status cx_database_document_terms(cx_database *database, cx_bytes kind, cx_bytes id, cx_strings **terms_out, cx_error **error_out);
+cx_status cx_database_document_terms(cx_database *database, cx_bytes kind, cx_bytes id, cx_strings **terms_out, cx_error **error_out) CX_NOEXCEPT;
 
 /** Lists every word in the spelling table, sorted. */
-cx_status cx_database_spellings(cx_database *database, cx_strings **words_out, cx_error **error_out);
+cx_status cx_database_spellings(cx_database *database, cx_strings **words_out, cx_error **error_out) CX_NOEXCEPT;
 
 /* ---------------------------------------------------------------- search */
 
@@ -261,31 +265,31 @@ typedef struct cx_hit {
 typedef struct cx_results cx_results;
 
 /** Returns how many hits the page holds. */
-size_t cx_results_count(const cx_results *results);
+size_t cx_results_count(const cx_results *results) CX_NOEXCEPT;
 
 /** Returns Xapian's estimate of the total number of matches. */
-uint64_t cx_results_estimated_total(const cx_results *results);
+uint64_t cx_results_estimated_total(const cx_results *results) CX_NOEXCEPT;
 
 /** Returns the spelling-corrected query, or data == NULL if none was found. */
-cx_bytes cx_results_corrected_query(const cx_results *results);
+cx_bytes cx_results_corrected_query(const cx_results *results) CX_NOEXCEPT;
 
 /** Copies hit number index into *hit_out (borrowed strings); returns 0 if index is out of range. */
-int cx_results_get(const cx_results *results, size_t index, cx_hit *hit_out);
+int cx_results_get(const cx_results *results, size_t index, cx_hit *hit_out) CX_NOEXCEPT;
 
 /** Frees a page of matches; NULL is allowed. */
-void cx_results_destroy(cx_results *results);
+void cx_results_destroy(cx_results *results) CX_NOEXCEPT;
 
 /** Runs a search; a query Xapian cannot parse returns CX_STATUS_QUERY_PARSER_ERROR. */
-cx_status cx_database_search(cx_database *database, const cx_search_options *options, cx_results **results_out, cx_error **error_out);
+cx_status cx_database_search(cx_database *database, const cx_search_options *options, cx_results **results_out, cx_error **error_out) CX_NOEXCEPT;
 
 /** Parses a query as a search would and returns Xapian's description of it (free with cx_string_free). */
-cx_status cx_database_parse_query(cx_database *database, cx_bytes query, uint32_t flags, char **description_out, cx_error **error_out);
+cx_status cx_database_parse_query(cx_database *database, cx_bytes query, uint32_t flags, char **description_out, cx_error **error_out) CX_NOEXCEPT;
 
 /** Frees a string returned by the shim; NULL is allowed. */
-void cx_string_free(char *string);
+void cx_string_free(char *string) CX_NOEXCEPT;
 
 /** Finds memories sharing the most significant words with one document (it excluded), best first. */
-cx_status cx_database_related(cx_database *database, cx_bytes kind, cx_bytes id, uint32_t limit, double now, cx_results **results_out, cx_error **error_out);
+cx_status cx_database_related(cx_database *database, cx_bytes kind, cx_bytes id, uint32_t limit, double now, cx_results **results_out, cx_error **error_out) CX_NOEXCEPT;
 
 #ifdef __cplusplus
 }
