@@ -73,17 +73,6 @@ import Testing
         }
     }
 
-    @Test("local days follow the system time zone as Foundation's Calendar does")
-    func systemCalendar() {
-        var cal = Calendar(identifier: .gregorian)
-        cal.timeZone = .current
-        for offsetDays in stride(from: -400.0, through: 400, by: 13.37) {
-            let instant = FeedFixture.now.addingTimeInterval(offsetDays * 86_400)
-            let day = LocalCalendar.system.dayNumber(instant.timeIntervalSince1970)
-            #expect(LocalCalendar.system.startOfDay(day) == cal.startOfDay(for: instant).timeIntervalSince1970)
-        }
-    }
-
     @Test("the review feed's due count is the stats feed's expiring-soon count")
     func reviewMatchesStats() throws {
         let f = try MemoryOfTheDayTests.samples()

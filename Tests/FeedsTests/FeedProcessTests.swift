@@ -68,6 +68,27 @@ import Testing
         #expect(try id("2026-11-23T12:00:00+01:00") != early)
     }
 
+    @Test("days across a daylight-saving change are the days Store.stats counts in that zone",
+          arguments: [("Europe/Paris", "2026-03-30T08:00:00Z"), ("America/New_York", "2026-03-09T13:00:00Z"),
+                      ("Europe/Paris", "2026-10-26T07:00:00Z"), ("Australia/Lord_Howe", "2026-04-06T01:00:00Z")])
+    func daylightSaving(_ zone: String, _ now: String) throws {
+        let f = try FeedFixture()
+        let end = date(now)
+        // A capture every 37 minutes for twelve days: some land in every local hour, on both sides of midnight.
+        try f.add(stride(from: 0, to: 12 * 24 * 60, by: 37).map { m in
+            Memory(id: "d\(m)", content: "capture \(m)", created: end.addingTimeInterval(-Double(m) * 60))
+        })
+        var env = Self.environment(f, now: now)
+        env["TZ"] = zone
+        let out = try Self.run(["stats", "--format", "json"], env: env)
+        let o = try JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [String: Any]
+        let stats = try #require(o?["stats"] as? [String: Any])
+        let core = try f.store.stats(now: end, decay: .standard, timeZone: try #require(TimeZone(identifier: zone)))
+        #expect(stats["today"] as? Int == core.today, "\(zone)")
+        #expect(stats["thisWeek"] as? Int == core.thisWeek, "\(zone)")
+        #expect(stats["streakDays"] as? Int == core.streakDays, "\(zone)")
+    }
+
     @Test("feeds never write the store")
     func readOnly() throws {
         let f = try FeedFixture.standard()

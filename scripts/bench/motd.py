@@ -145,8 +145,14 @@ def clean(text, keep_newlines=False):
     return "".join(out)
 
 
+def keep_ltr(s):
+    rtl = any(0x0590 <= o <= 0x08FF or 0xFB1D <= o <= 0xFDFF or 0xFE70 <= o <= 0xFEFF or 0x10800 <= o <= 0x10FFF
+              or 0x1E800 <= o <= 0x1EFFF for o in map(ord, s))
+    return "\u200e" + s if rtl else s
+
+
 def line(text, limit):
-    return truncate(" ".join(w for w in clean(text[:limit * 4 + 16]).split(" ") if w), limit)
+    return truncate(keep_ltr(" ".join(w for w in clean(text[:limit * 4 + 16]).split(" ") if w)), limit)
 
 
 def truncate(text, limit):
@@ -177,12 +183,11 @@ def wrap(text, width, max_lines):
             lines.append(current)
         if len(lines) > max_lines:
             break
-    if len(lines) <= max_lines:
-        return lines
-    lines = lines[:max_lines]
-    last = lines.pop()
-    lines.append(last + "…" if len(last) < width else last[:width - 1] + "…")
-    return lines
+    if len(lines) > max_lines:
+        lines = lines[:max_lines]
+        last = lines.pop()
+        lines.append(last + "…" if len(last) < width else last[:width - 1] + "…")
+    return [keep_ltr(s) for s in lines]
 
 
 def title(content):

@@ -34,8 +34,27 @@ public enum DisplayText {
         return String(out)
     }
 
-    /// One clean line with runs of spaces collapsed and ends trimmed.
+    /// One clean line with runs of spaces collapsed and ends trimmed; see `keepLeftToRight`.
     public static func line(_ text: String) -> String {
+        keepLeftToRight(collapsed(text))
+    }
+
+    /// `line` with U+200E LEFT-TO-RIGHT MARK in front when it holds right-to-left letters (Hebrew, Arabic …):
+    /// a label or menu row takes its direction from its first strong letter, so a title in Hebrew would
+    /// otherwise flip the whole row, moving the icon, tags and id that surround it. The mark is invisible.
+    static func keepLeftToRight(_ line: String) -> String {
+        line.unicodeScalars.contains(where: isRightToLeft) ? "\u{200E}" + line : line
+    }
+
+    /// Whether `s` is a strong right-to-left letter (bidi classes R and AL, by block).
+    static func isRightToLeft(_ s: Unicode.Scalar) -> Bool {
+        switch s.value {
+        case 0x0590...0x08FF, 0xFB1D...0xFDFF, 0xFE70...0xFEFF, 0x10800...0x10FFF, 0x1E800...0x1EFFF: true
+        default: false
+        }
+    }
+
+    private static func collapsed(_ text: String) -> String {
         var out = ""
         var pendingSpace = false
         for c in clean(text) {
@@ -108,10 +127,11 @@ public enum DisplayText {
             if !current.isEmpty { lines.append(current) }
             if lines.count > maxLines { break }
         }
-        guard lines.count > maxLines else { return lines }
-        lines.removeLast(lines.count - maxLines)
-        let last = lines.removeLast()
-        lines.append(last.count < width ? last + "…" : String(last.prefix(width - 1)) + "…")
-        return lines
+        if lines.count > maxLines {
+            lines.removeLast(lines.count - maxLines)
+            let last = lines.removeLast()
+            lines.append(last.count < width ? last + "…" : String(last.prefix(width - 1)) + "…")
+        }
+        return lines.map(keepLeftToRight)
     }
 }
