@@ -225,19 +225,28 @@ import Testing
     @Test("--watch ends quietly when the bar closes the pipe")
     func watchEndsWithReader() throws {
         let f = try FeedFixture()
-        let watch = try Watch(["session", "--format", "json", "--watch", "--interval", "60"], env: Self.environment(f, now: nil))
-        #expect(watch.waitForLines(1, seconds: 10))
-        watch.out.fileHandleForReading.readabilityHandler = nil
-        try watch.out.fileHandleForReading.close()
+        let dir = f.dir.path
+        let env = Self.environment(f, now: nil).map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
+        // The pipe belongs to a shell, not to this test process: a child spawned by a test running in
+        // parallel would otherwise inherit its read end and keep it open, and the feed would never see EPIPE.
+        // `head -n 1` is the bar that reads one line and closes the pipe.
+        let line = "{ env \(env) sh -c 'echo $$ > \"$0\"; exec \"$@\"' '\(dir)/feed.pid' '\(Self.binary)' session --format json --watch --interval 60 2>/dev/null; echo $? > '\(dir)/status'; } | head -n 1 > '\(dir)/first'"
+        try EngramShell.run("(\(line)) </dev/null >/dev/null 2>&1 &")
+        func read(_ name: String) -> String? {
+            (try? String(contentsOfFile: dir + "/" + name, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        var deadline = Date().addingTimeInterval(10)
+        while (read("first") ?? "").isEmpty && Date() < deadline { usleep(20_000) }
+        #expect(read("first")?.contains(#""state":"idle""#) == true, "no first line: \(read("first") ?? "nil")")
+        let pid = try #require(read("feed.pid").flatMap { Int32($0) })
         f.clock.set(Date())
         _ = try f.store.startCaptureSession(title: "changed")
-        watch.signal(FeedSignals.realtime.lowerBound + 1)
+        kill(pid, FeedSignals.realtime.lowerBound + 1)
         // Generous: on a loaded 2-core machine the refresh and the reaping can each take seconds.
-        let deadline = Date().addingTimeInterval(20)
-        while watch.process.isRunning && Date() < deadline { usleep(20_000) }
-        #expect(!watch.process.isRunning, "the feed kept running with nobody reading")
-        if !watch.process.isRunning { #expect(watch.process.terminationReason == .exit) }
-        watch.stop()
+        deadline = Date().addingTimeInterval(20)
+        while read("status") == nil && Date() < deadline { usleep(20_000) }
+        if read("status") == nil { kill(pid, SIGKILL) }
+        #expect(read("status") == "0", "the feed kept running with nobody reading, or did not exit 0: \(read("status") ?? "still running")")
     }
 }
 
