@@ -13,7 +13,7 @@ import Testing
         while ContinuousClock.now - start < limit {
             let ids = try d.call(D.providerPath, D.provider, "GetInitialResultSet", [.strings([word])]).first?.stringArrayValue ?? []
             if ids.contains("engram://memory/\(id)") { return ContinuousClock.now - start }
-            Thread.sleep(forTimeInterval: 0.002)
+            Thread.sleep(forTimeInterval: 0.01)  // a search every 10 ms: polling harder would slow the daemon it measures
         }
         return nil
     }
