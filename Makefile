@@ -6,7 +6,7 @@ CONFIG ?= debug
 DEMO_DIR ?= $(CURDIR)/demo-data
 ENGRAM = $(BUILD)/$(CONFIG)/engram
 
-.PHONY: all deps build release run test test-unit test-e2e man completions install clean
+.PHONY: all deps build release run test test-unit test-e2e man completions install clean bench
 
 all: build
 
@@ -25,6 +25,14 @@ run: build
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+# Engram against native C++, python3-xapian and FTS5 on ~63k Debian package descriptions; results in bench-out/.
+BENCH_OUT ?= $(CURDIR)/bench-out
+bench:
+	@scripts/install-deps.sh --bench
+	$(SWIFT) build -c release --product engram
+	$(SWIFT) build -c release --product engram-bench
+	/usr/bin/python3 scripts/bench/run.py $(BUILD)/release/engram $(BUILD)/release/engram-bench $(BENCH_OUT) $(BENCH_FLAGS)
 
 man: deps
 	$(SWIFT) package --allow-writing-to-package-directory generate-manual --multi-page

@@ -12,7 +12,7 @@ if [ "${1:-}" = "--widgets" ]; then
   packages+=(dunst xvfb waybar sway conky-std i3blocks rofi grim x11-apps imagemagick)
 fi
 if [ "${1:-}" = "--bench" ]; then
-  packages+=(python3-xapian hyperfine g++)
+  packages+=(python3-xapian python3-dbus hyperfine g++ libxapian-dev dbus-daemon dbus-bin)
 fi
 
 missing=()
