@@ -32,7 +32,7 @@ bench:
 	@scripts/install-deps.sh --bench
 	$(SWIFT) build -c release --product engram
 	$(SWIFT) build -c release --product engram-bench
-	/usr/bin/python3 scripts/bench/run.py $(BUILD)/release/engram $(BUILD)/release/engram-bench $(BENCH_OUT) $(BENCH_FLAGS)
+	dbus-run-session -- /usr/bin/python3 scripts/bench/run.py $(BUILD)/release/engram $(BUILD)/release/engram-bench $(BENCH_OUT) $(BENCH_FLAGS)
 
 man: deps
 	$(SWIFT) package --allow-writing-to-package-directory generate-manual --multi-page
