@@ -153,7 +153,7 @@ class Bench:
         hf = os.path.join(self.work, "hyperfine-search.json")
         runs = "2" if self.quick else "5"
         subprocess.run(["hyperfine", "-N", "-i", "--warmup", "1", "--runs", runs, "--style", "none", "--export-json", hf] + cmds,
-                       check=True, env=self.env, stdout=subprocess.DEVNULL)
+                       check=True, env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         times = [t * 1000 for r in json.load(open(hf))["results"] for t in r["times"]]
         q["process_search"] = {"p50_ms": round(pct(times, 50), 2), "p99_ms": round(pct(times, 99), 2), "n": len(times)}
         hf = os.path.join(self.work, "hyperfine-version.json")
@@ -187,7 +187,8 @@ class Bench:
 
 def engram_has(engram, command):
     """Whether this engram build has a subcommand (the daemon and feeds arrive by merge)."""
-    return subprocess.run([engram, command, "--help"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0
+    text = subprocess.run([engram, "--help"], capture_output=True, text=True).stdout
+    return any(line.split()[:1] == [command] for line in text.splitlines() if line.startswith("  "))
 
 
 def shell_quote(s):
