@@ -231,7 +231,7 @@ cx_status cx_database_spellings(cx_database *database, cx_strings **words_out, c
 typedef enum cx_search_flags {
     /** Treat the last word as a prefix unless followed by whitespace. */
     CX_SEARCH_PARTIAL = 1u << 0,
-    /** Ask for a spelling correction ("did you mean"); never applied. */
+    /** Ask for a spelling correction ("did you mean"); never applied. cx_database_search works it out only when nothing matches. */
     CX_SEARCH_SPELLING = 1u << 1,
     /** Ignore all query syntax: words only, no prefixes, ranges or operators. */
     CX_SEARCH_PLAIN_WORDS = 1u << 2,
