@@ -6,7 +6,7 @@ CONFIG ?= debug
 DEMO_DIR ?= $(CURDIR)/demo-data
 ENGRAM = $(BUILD)/$(CONFIG)/engram
 
-.PHONY: all deps build release run test test-unit test-e2e man completions install clean bench
+.PHONY: all deps build release run demo test test-unit test-e2e man completions install clean bench
 
 all: build
 
@@ -19,12 +19,22 @@ build: deps
 release:
 	$(MAKE) build CONFIG=release
 
+# The daemon in the foreground on the demo collection (a private bus when there is no session bus).
 run: build
+	@scripts/run-daemon.sh "$(ENGRAM)" "$(DEMO_DIR)"
+
+# The command-line demo: a search and the stats on the sample collection.
+demo: build
 	@scripts/demo.sh "$(ENGRAM)" "$(DEMO_DIR)"
+
+# Installs engram and its desktop files under PREFIX (GNOME reads search providers only from /usr or /usr/local).
+install: release
+	@scripts/install.sh "$(BUILD)/release/engram" "$(PREFIX)"
 
 test: deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	$(SWIFT) test --skip-build --skip NotifierTests
+	$(SWIFT) test --skip-build --filter NotifierTests
 
 # Engram against native C++, python3-xapian and FTS5 on ~63k Debian package descriptions; results in bench-out/.
 BENCH_OUT ?= $(CURDIR)/bench-out

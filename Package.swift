@@ -10,6 +10,8 @@ let package = Package(
         .library(name: "Indexer", targets: ["Indexer"]),
         .library(name: "Feeds", targets: ["Feeds"]),
         .library(name: "Notifier", targets: ["Notifier"]),
+        .library(name: "Intents", targets: ["Intents"]),
+        .library(name: "Daemon", targets: ["Daemon"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -48,10 +50,24 @@ let package = Package(
         .target(name: "Feeds", dependencies: ["EngramCore"]),
         // Live, updating freedesktop notifications.
         .target(name: "Notifier", dependencies: ["DBus", "EngramCore"]),
+        // The catalog of intents and phrases, shortcuts, contexts, summaries, graphs, analytics, delayed intents.
+        .target(
+            name: "Intents",
+            dependencies: ["EngramCore", "Indexer", .product(name: "TOMLKit", package: "TOMLKit")]
+        ),
+        // `engram daemon`: the index writer, GNOME Shell and KRunner providers, org.engram.Engram1.
+        .target(
+            name: "Daemon",
+            dependencies: [
+                "DBus", "Indexer", "EngramCore",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "TOMLKit", package: "TOMLKit"),
+            ]
+        ),
         .executableTarget(
             name: "engram",
             dependencies: [
-                "EngramCore", "Indexer", "Feeds", "Notifier", "DBus",
+                "EngramCore", "Indexer", "Feeds", "Notifier", "DBus", "Intents", "Daemon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -67,6 +83,9 @@ let package = Package(
         .testTarget(name: "DBusTests", dependencies: ["DBus"]),
         .testTarget(name: "FeedsTests", dependencies: ["Feeds", "EngramCore"], resources: [.copy("Golden")]),
         .testTarget(name: "EngramTests", dependencies: ["EngramCore", "Indexer"]),
+        .testTarget(name: "IntentsTests", dependencies: ["Intents", "Indexer", "EngramCore"], resources: [.copy("Golden")]),
+        .testTarget(name: "NotifierTests", dependencies: ["Notifier", "DBus", "EngramCore"]),
+        .testTarget(name: "DaemonTests", dependencies: ["Daemon", "DBus", "EngramCore", "Indexer"]),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx17

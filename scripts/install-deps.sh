@@ -6,7 +6,9 @@ packages=(
   # build
   libxapian-dev libdbus-1-dev libsqlite3-dev pkg-config
   # run and test: Xapian's own tools, the bus, D-Bus peers and validators
-  xapian-tools dbus-daemon dbus-bin libglib2.0-bin python3-dbusmock python3-dbus python3-xapian desktop-file-utils
+  xapian-tools dbus-daemon dbus-bin libglib2.0-bin python3-dbusmock python3-dbus python3-xapian desktop-file-utils graphviz python3-gi
+  # live notifications end to end: dunst under a virtual X display, busctl for `dunstctl history`, screenshots
+  dunst xvfb imagemagick systemd
 )
 if [ "${1:-}" = "--widgets" ]; then
   packages+=(dunst xvfb waybar sway conky-std i3blocks rofi grim x11-apps imagemagick)

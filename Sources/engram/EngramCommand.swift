@@ -18,6 +18,9 @@ struct EngramCommand: ParsableCommand {
             RememberCommand.self, SearchCommand.self, ShowCommand.self, RelatedCommand.self,
             TagCommand.self, UntagCommand.self, PinCommand.self, ForgetCommand.self,
             ImportCommand.self, ExportCommand.self, IndexCommand.self, StatsCommand.self,
-            OpenCommand.self, SessionCommand.self,
+            OpenCommand.self, SessionCommand.self, CaptureCommand.self, NotificationCloseCommand.self,
+            AskCommand.self, ShortcutCommand.self, ContextCommand.self, AnalyticsCommand.self,
+            ConnectionsCommand.self, PrivacyCommand.self,
+            DaemonCommand.self,
         ])
 }

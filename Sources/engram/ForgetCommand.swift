@@ -30,9 +30,10 @@ struct ForgetCommand: ParsableCommand {
                 }
             }
             try library.store.forget(id: id)
-            switch try library.applyPending() {
-            case .applied: print("Forgot \(m.id).")
-            case .busy: print("Forgot \(m.id); it leaves the search index in a moment.")
+            if try Indexing.applyOrNudge(library) {
+                print("Forgot \(m.id).")
+            } else {
+                print("Forgot \(m.id); it leaves the search index in a moment.")
             }
         }
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import EngramCore
 import Foundation
+import Daemon
 import Indexer
 
 /// `engram import`: bring in JSON Lines, a Markdown vault or a curriculum file.
@@ -55,7 +56,10 @@ struct ImportCommand: ParsableCommand {
             print(total.sentence)
             switch try library.applyPending(progress: Terminal.progress("Indexing")) {
             case .applied: break
-            case .busy: print("The running daemon is indexing them now.")
+            case .busy:
+                // Nudge the daemon without waiting for a large import to be indexed.
+                _ = DaemonClient().sync(timeout: .milliseconds(200))
+                print("The running daemon is indexing them now.")
             }
         }
     }

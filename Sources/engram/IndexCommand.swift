@@ -1,6 +1,7 @@
 import ArgumentParser
 import EngramCore
 import Foundation
+import Daemon
 import Indexer
 
 /// `engram index`: look after the search index.
@@ -19,8 +20,16 @@ struct IndexCommand: ParsableCommand {
             try Terminal.reporting {
                 let library = try global.library()
                 let start = Date()
-                let report = try library.rebuild(progress: Terminal.progress("Indexing"))
-                print("Rebuilt the index: \(report.upserted) items in \(String(format: "%.1f", Date().timeIntervalSince(start))) s.")
+                let items: Int
+                do {
+                    items = try library.rebuild(progress: Terminal.progress("Indexing")).upserted
+                } catch IndexError.locked(let detail) {
+                    // The daemon holds the writer: it rebuilds, and keeps answering searches meanwhile.
+                    Terminal.warn("the daemon holds the index; asking it to rebuild…")
+                    guard let n = try DaemonClient().rebuild() else { throw IndexError.locked(detail) }
+                    items = n
+                }
+                print("Rebuilt the index: \(items) items in \(String(format: "%.1f", Date().timeIntervalSince(start))) s.")
             }
         }
     }

@@ -17,10 +17,13 @@ struct OpenCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "The link.")
-    var url: String
+    @OptionGroup var pause: PauseOption
+
+    @Argument(help: "The link (default: engram://stats, which the Engram launcher shows).")
+    var url: String = "engram://stats"
 
     func run() throws {
+        defer { pause.waitIfAsked() }
         try Terminal.reporting {
             let library = try global.library()
             let outcome = try LinkHandler(library: library, source: "link").open(url)

@@ -18,7 +18,7 @@ struct PinCommand: ParsableCommand {
         try Terminal.reporting {
             let library = try global.library()
             let m = try library.store.setPinned(id: id, !off)
-            _ = try? library.applyPending()
+            _ = try? Indexing.applyOrNudge(library)
             print(off ? "Unpinned \(m.id); it fades again with disuse." : "Pinned \(m.id); it stays in search.")
         }
     }

@@ -44,7 +44,7 @@ struct RememberCommand: ParsableCommand {
                                     context: context, source: "cli", pinned: pin)
             let result = try library.store.remember(draft, requestID: requestID)
             // Make it searchable now if no daemon holds the index; otherwise the daemon applies it.
-            do { _ = try library.applyPending() } catch { Terminal.warn("saved, but indexing is delayed: \(error)") }
+            do { try Indexing.applyOrNudge(library) } catch { Terminal.warn("saved, but indexing is delayed: \(error)") }
             if json {
                 try Terminal.printJSON(MemoryJSON(result.memory, decay: library.config.decay, now: library.store.clock()))
             } else {

@@ -30,6 +30,8 @@ struct SearchCommand: ParsableCommand {
     @Flag(help: "Print results as JSON (schema version 1).")
     var json = false
 
+    @OptionGroup var pause: PauseOption
+
     @Argument(help: "The query.")
     var query: [String]
 
@@ -39,6 +41,7 @@ struct SearchCommand: ParsableCommand {
     }
 
     func run() throws {
+        defer { pause.waitIfAsked() }
         try Terminal.reporting {
             let library = try global.library()
             var request = SearchRequest(query: query.joined(separator: " "))

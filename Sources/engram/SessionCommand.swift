@@ -24,12 +24,14 @@ struct SessionCommand: ParsableCommand {
         @OptionGroup var global: GlobalOptions
         @Option(help: "The curriculum's id.") var curriculum: String
         @Option(help: "Start at this topic (default: the first not done).") var topic: String?
+        @Flag(help: "Stay in the foreground with a live notification until the session ends.") var follow = false
 
         func run() throws {
             try Terminal.reporting {
                 let library = try global.library()
                 let out = try LinkHandler(library: library, source: "cli").perform(.sessionStart(curriculumID: curriculum, topicID: topic))
                 print(out.sentence)
+                if follow, let session = out.session { try SessionCommand.follow(session, library: library) }
             }
         }
     }
@@ -45,7 +47,11 @@ struct SessionCommand: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Resume a paused session.")
         @OptionGroup var global: GlobalOptions
         @Option(help: "The session's id (default: the active one).") var id: String?
-        func run() throws { try SessionCommand.act(.resume, id: id, global) }
+        @Flag(help: "Stay in the foreground with a live notification until the session ends.") var follow = false
+        func run() throws {
+            let session = try SessionCommand.act(.resume, id: id, global)
+            if follow, let session { try Terminal.reporting { try SessionCommand.follow(session, library: try global.library()) } }
+        }
     }
 
     struct Stop: ParsableCommand {
@@ -83,10 +89,31 @@ struct SessionCommand: ParsableCommand {
         }
     }
 
-    static func act(_ action: DeepLink.SessionAction, id: String?, _ global: GlobalOptions) throws {
+    @discardableResult
+    static func act(_ action: DeepLink.SessionAction, id: String?, _ global: GlobalOptions) throws -> Session? {
         try Terminal.reporting {
             let library = try global.library()
-            print(try LinkHandler(library: library, source: "cli").perform(.session(action: action, id: id)).sentence)
+            let outcome = try LinkHandler(library: library, source: "cli").perform(.session(action: action, id: id))
+            print(outcome.sentence)
+            return outcome.session
+        }
+    }
+
+    /// Keeps the session's live notification going until the session ends (its buttons, another
+    /// `engram session` command or a deep link end it); Ctrl-C leaves the session running and takes the
+    /// notification down.
+    static func follow(_ session: Session, library: Library) throws {
+        guard let live = Live.follow(session, library: library) else { return }
+        if Terminal.stdoutIsTTY { print("Live notification on; Ctrl-C leaves the session running.") }
+        let task = Task { await live.run() }
+        let sources = Live.onInterrupt { task.cancel() }
+        try Live.wait { await task.value }
+        withExtendedLifetime(sources) {}
+        guard let now = try library.store.session(id: session.id) else { return }
+        if now.isActive {
+            print("Left \(Terminal.safe(now.title)) \(now.state.rawValue); `engram session stop` ends it.")
+        } else {
+            print(describe(now, now: library.store.clock()))
         }
     }
 }

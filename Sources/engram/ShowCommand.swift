@@ -18,17 +18,20 @@ struct ShowCommand: ParsableCommand {
     @Flag(help: "Print the memory as JSON.")
     var json = false
 
+    @OptionGroup var pause: PauseOption
+
     @Argument(help: "The memory's id.")
     var id: String
 
     func run() throws {
+        defer { pause.waitIfAsked() }
         try Terminal.reporting {
             let library = try global.library()
             let store = library.store
             var memory = try store.requireMemory(id: id)
             if !peek {
                 memory = try store.reinforce(id: id, action: .open, source: "cli")
-                _ = try? library.applyPending()
+                _ = try? Indexing.applyOrNudge(library)
             }
             let decay = library.config.decay
             let now = store.clock()

@@ -18,7 +18,7 @@ struct TagCommand: ParsableCommand {
         try Terminal.reporting {
             let library = try global.library()
             let m = try library.store.retag(id: id, add: tags)
-            _ = try? library.applyPending()
+            _ = try? Indexing.applyOrNudge(library)
             print("\(m.id): \(m.tags.isEmpty ? "no tags" : m.tags.joined(separator: ", "))")
         }
     }

@@ -101,5 +101,28 @@ enum Migrations {
                 );
                 """)
         }
+        // Intents that run later (`engram ask --in 10m …`), kept so a restart loses none.
+        migrator.registerMigration("v2-delayed-intents") { db in
+            try db.execute(sql: """
+                CREATE TABLE delayedIntent (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    intent TEXT NOT NULL,
+                    arguments TEXT NOT NULL DEFAULT '{}',
+                    phrase TEXT,
+                    due DATETIME NOT NULL,
+                    created DATETIME NOT NULL,
+                    state TEXT NOT NULL CHECK (state IN ('pending','done','failed','cancelled')),
+                    ranAt DATETIME,
+                    result TEXT,
+                    realertSeconds REAL,
+                    realertLimit INTEGER NOT NULL DEFAULT 0,
+                    alertCount INTEGER NOT NULL DEFAULT 0,
+                    lastAlerted DATETIME,
+                    acknowledged DATETIME,
+                    source TEXT
+                );
+                CREATE INDEX delayedIntent_due ON delayedIntent(state, due);
+                """)
+        }
     }
 }

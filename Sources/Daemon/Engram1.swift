@@ -1,0 +1,117 @@
+import DBus
+import EngramCore
+import Foundation
+
+/// `org.engram.Engram1` at `/org/engram/Engram`: Engram's own interface, for automation and voice front ends.
+///
+/// Methods: `Remember` (a retry with the same request id never stores twice; the reply comes once the
+/// memory is searchable), `Search`, `Stats`, `Open` (an `engram://` link), `Sync` (index pending changes
+/// now) and `Rebuild`. Properties are read from a snapshot the daemon keeps, so reading them never
+/// touches the store; `PropertiesChanged` announces every change:
+///
+/// | property | type | meaning |
+/// |---|---|---|
+/// | `MemoryCount` | u | memories in the store |
+/// | `TodayCount` | u | memories captured since local midnight |
+/// | `StreakDays` | u | consecutive days with a capture, ending today or yesterday |
+/// | `ActiveContext` | s | the active context (`work`, `sleep`, …), "" for none |
+/// | `ActiveSession` | s | the running or paused session as JSON, "" for none |
+/// | `PendingChanges` | u | store changes not indexed yet |
+/// | `IndexedChange` | t | the last store change the index holds; grows with every indexed change |
+/// | `Version` | s | the daemon's version (constant) |
+enum Engram1 {
+    static let name = "org.engram.Engram1"
+    static let version = "0.1.0"
+    /// The most results `Search` returns.
+    static let maxSearchLimit: UInt32 = 100
+
+    static func interface(_ service: EngramService) -> DBusInterface {
+        DBusInterface(name, methods: [
+            DBusMethod("Remember", in: ["content": "s", "type": "s", "tags": "as", "context": "s", "request_id": "s"],
+                       out: ["id": "s", "sentence": "s"], deferredHandler: { call, reply in
+                do {
+                    let type: String = try call.argument(1)
+                    guard type.isEmpty || MemoryType(rawValue: type) != nil else {
+                        throw EngramError.invalidInput("unknown type '\(type)'; use note, idea, task, quote or learning")
+                    }
+                    let draft = MemoryDraft(content: try call.argument(0), type: MemoryType(rawValue: type) ?? .note,
+                                            tags: try call.argument(2), context: nonEmpty(try call.argument(3)), source: "dbus")
+                    service.remember(draft, requestID: nonEmpty(try call.argument(4))) { result in
+                        reply.settle(result.map { [.string($0.memory.id), .string($0.sentence)] })
+                    }
+                } catch {
+                    reply.fail(DaemonError.dbus(error))
+                }
+            }),
+            DBusMethod("Search", in: ["query": "s", "limit": "u"], out: ["results": "aa{sv}"], deferredHandler: { call, reply in
+                do {
+                    let query: String = try call.argument(0)
+                    let limit = Int(min(max(try call.argument(1, as: UInt32.self), 1), maxSearchLimit))
+                    service.search.run({ try $0.search(query, limit: limit, client: .dbus) }) { result in
+                        reply.settle(result.map { [.array("a{sv}", $0.map(searchResult))] })
+                    }
+                } catch {
+                    reply.fail(DaemonError.dbus(error))
+                }
+            }),
+            DBusMethod("Stats", in: [:], out: ["stats": "a{sv}"], deferredHandler: { _, reply in
+                service.stats { reply.settle($0.map { [statsValue($0)] }) }
+            }),
+            DBusMethod("Open", in: ["url": "s"], out: ["sentence": "s"], deferredHandler: { call, reply in
+                do {
+                    let url: String = try call.argument(0)
+                    service.open(url, source: "dbus") { reply.settle($0.map { [.string($0)] }) }
+                } catch {
+                    reply.fail(DaemonError.dbus(error))
+                }
+            }),
+            DBusMethod("Sync", in: [:], out: ["indexed_change": "t"], deferredHandler: { _, reply in
+                service.sync { reply.settle($0.map { [.uint64($0)] }) }
+            }),
+            DBusMethod("Rebuild", in: [:], out: ["items": "u"], deferredHandler: { _, reply in
+                service.rebuild { reply.settle($0.map { [.uint32(UInt32(clamping: $0))] }) }
+            }),
+        ], properties: [
+            DBusProperty("MemoryCount", "u") { .uint32(service.glance.memoryCount) },
+            DBusProperty("TodayCount", "u") { .uint32(service.glance.todayCount) },
+            DBusProperty("StreakDays", "u") { .uint32(service.glance.streakDays) },
+            DBusProperty("ActiveContext", "s") { .string(service.glance.activeContext) },
+            DBusProperty("ActiveSession", "s") { .string(service.glance.activeSession) },
+            DBusProperty("PendingChanges", "u") { .uint32(service.glance.pendingChanges) },
+            DBusProperty("IndexedChange", "t") { .uint64(service.glance.indexedChange) },
+            DBusProperty("Version", "s", changes: .constant) { .string(version) },
+        ])
+    }
+
+    private static func nonEmpty(_ text: String) -> String? { text.isEmpty ? nil : text }
+
+    /// One `Search` result: `id`, `url`, `kind`, `title`, `description`, `icon`, `relevance`, `pinned`.
+    static func searchResult(_ item: ResultItem) -> DBusValue {
+        let storeID = (try? DeepLink.parse(item.id)).flatMap { link -> String? in
+            switch link {
+            case .memory(let id), .curriculum(let id), .topic(let id): id
+            default: nil
+            }
+        } ?? item.id
+        return .vardict([
+            "id": .string(storeID), "url": .string(item.id), "kind": .string(item.kind?.rawValue ?? ""),
+            "title": .string(item.title), "description": .string(item.description), "icon": .string(item.iconName),
+            "relevance": .double(item.relevance), "pinned": .boolean(item.pinned),
+        ])
+    }
+
+    /// `Stats` as a dictionary, with a sentence a voice front end can say.
+    static func statsValue(_ s: MemoryStats) -> DBusValue {
+        var dict: [String: DBusValue] = [
+            "total": .uint32(UInt32(clamping: s.total)), "today": .uint32(UInt32(clamping: s.today)),
+            "this_week": .uint32(UInt32(clamping: s.thisWeek)), "streak_days": .uint32(UInt32(clamping: s.streakDays)),
+            "pinned": .uint32(UInt32(clamping: s.pinned)), "connections": .uint32(UInt32(clamping: s.connections)),
+            "expiring_soon": .uint32(UInt32(clamping: s.expiringSoon)), "faded": .uint32(UInt32(clamping: s.expired)),
+            "curricula": .uint32(UInt32(clamping: s.curricula)), "topics": .uint32(UInt32(clamping: s.topics)),
+            "topics_done": .uint32(UInt32(clamping: s.topicsDone)),
+            "sentence": .string("You have \(s.total) memories, \(s.today) from today, and a \(s.streakDays)-day streak."),
+        ]
+        if let tag = s.topTag { dict["top_tag"] = .string(tag) }
+        return .vardict(dict)
+    }
+}

@@ -1,0 +1,208 @@
+import DBus
+import Dispatch
+import EngramCore
+import Foundation
+import Indexer
+import Logging
+import Synchronization
+
+/// `engram daemon`: owns `org.engram.Engram` on the session bus, serves GNOME Shell, KRunner and
+/// `org.engram.Engram1`, and is the index writer while it runs.
+///
+/// It applies the store's outbox when nudged (`Sync`, or any capture through the bus), when the store's
+/// WAL file changes (inotify, the safety net) and every `applyInterval`; it sweeps faded items every
+/// `sweepInterval`. SIGTERM or SIGINT stop it gracefully: pending changes are committed, the writer and
+/// the name are released. A second instance finds the name taken, says so and exits with status 0.
+public final class EngramDaemon: @unchecked Sendable {
+    /// How the daemon runs.
+    public struct Options: Sendable {
+        /// Where the collection lives.
+        public var paths: EngramPaths
+        /// How often pending changes are applied even without a nudge.
+        public var applyInterval: Duration = .seconds(30)
+        /// How often faded items are swept from the index.
+        public var sweepInterval: Duration = .seconds(3600)
+        /// How often a writer held by another process is tried again.
+        public var writerRetryInterval: Duration = .seconds(1)
+
+        /// Options for a data folder, with the default intervals.
+        public init(paths: EngramPaths) {
+            self.paths = paths
+        }
+    }
+
+    /// Exit statuses (sysexits.h).
+    public enum Status {
+        public static let ok: Int32 = 0
+        public static let unavailable: Int32 = 69
+        public static let ioError: Int32 = 74
+        public static let config: Int32 = 78
+    }
+
+    private let options: Options
+    private let log: Logger
+    private let stopRequested = DispatchSemaphore(value: 0)
+    private let stopping = Atomic<Bool>(false)
+    private let timerQueue = DispatchQueue(label: "org.engram.daemon.timers", qos: .utility)
+
+    /// Creates a daemon; `run()` starts it.
+    public init(options: Options, log: Logger) {
+        self.options = options
+        self.log = log
+    }
+
+    /// Runs until SIGTERM, SIGINT or the loss of the bus, and returns the exit status.
+    public func run() -> Int32 {
+        let connection: DBusConnection
+        do {
+            connection = try Self.connect()
+        } catch {
+            log.error("cannot connect to the session bus; the daemon serves desktop search over D-Bus and needs one",
+                      metadata: ["error": "\(error)"])
+            return Status.unavailable
+        }
+        defer { connection.close() }
+
+        if let owner = try? connection.nameOwner(DaemonBus.name) {
+            let pid = Self.pid(of: owner, on: connection).map { " as pid \($0)" } ?? ""
+            log.notice("an Engram daemon is already running\(pid) on this bus; nothing to do")
+            return Status.ok
+        }
+
+        let library: Library
+        let settings: DesktopSettings
+        do {
+            library = try Library(paths: options.paths)
+            settings = try DesktopSettings.parse(library.config.rawTOML, origin: options.paths.configPath)
+        } catch let error as EngramError {
+            log.error("cannot open the collection", metadata: ["error": "\(error)"])
+            return error.exitCode == 78 ? Status.config : Status.ioError
+        } catch {
+            log.error("cannot open the collection", metadata: ["error": "\(error)"])
+            return Status.ioError
+        }
+
+        let environment = ProcessInfo.processInfo.environment
+        let launcher = TerminalLauncher(
+            terminal: TerminalLauncher.detect(configured: settings.terminal, environment: environment),
+            engram: Self.executablePath(), dataDirectory: options.paths.dataDirectory,
+            useSystemdScope: environment["INVOCATION_ID"] != nil && TerminalLauncher.resolve("systemd-run") != nil,
+            log: log)
+        let service = EngramService(library: library, settings: settings, launcher: launcher, log: log)
+
+        if !service.keeper.start() {
+            log.notice("another Engram process is writing the index; the daemon takes over when it is done")
+        }
+        do {
+            try service.loadGlance()
+            service.attach(connection)
+            try connection.export(Engram1.interface(service), at: DaemonBus.appPath)
+            try connection.export(SearchProvider2.interface(service), at: DaemonBus.searchProviderPath)
+            try connection.export(KRunner1.interface(service), at: DaemonBus.runnerPath)
+        } catch {
+            log.error("cannot start serving", metadata: ["error": "\(error)"])
+            service.keeper.close()
+            return Status.ioError
+        }
+
+        do {
+            switch try connection.requestName(DaemonBus.name) {
+            case .primaryOwner, .alreadyOwner:
+                break
+            case .exists, .inQueue:
+                log.notice("an Engram daemon started at the same moment is running; nothing to do")
+                service.keeper.close()
+                return Status.ok
+            }
+        } catch {
+            log.error("cannot own \(DaemonBus.name) on the session bus", metadata: ["error": "\(error)"])
+            service.keeper.close()
+            return Status.unavailable
+        }
+
+        let store = (options.paths.storePath as NSString).lastPathComponent
+        let watcher = StoreWatcher(directory: options.paths.dataDirectory, files: [store, store + "-wal"], queue: timerQueue,
+                                   useInotify: environment["ENGRAM_TEST_NO_INOTIFY"] == nil) { [service] in
+            service.keeper.requestApply()
+            service.refreshGlance()
+        }
+        if case .polling(let reason) = watcher.mode {
+            log.notice("checking the store for changes every 100 ms instead of with inotify", metadata: ["reason": "\(reason)"])
+        }
+        let timers = [
+            repeating(options.applyInterval) { [service] in
+                service.keeper.requestApply()
+                service.refreshGlance()
+            },
+            repeating(options.sweepInterval) { [service] in service.keeper.sweep() },
+            repeating(options.writerRetryInterval) { [service] in service.keeper.retakeIfNeeded() },
+        ]
+        let signals = [SIGTERM, SIGINT].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: timerQueue)
+            source.setEventHandler { [weak self] in
+                self?.log.info("stopping", metadata: ["signal": "\(number == SIGTERM ? "SIGTERM" : "SIGINT")"])
+                self?.requestStop()
+            }
+            source.resume()
+            return source
+        }
+        signal(SIGPIPE, SIG_IGN)
+        connection.onDisconnect { [weak self] in
+            self?.log.warning("the session bus went away; stopping")
+            self?.requestStop()
+        }
+        service.keeper.requestApply()
+        service.refreshGlance()
+        log.info("ready", metadata: ["name": "\(DaemonBus.name)", "data": "\(options.paths.dataDirectory)",
+                                     "pid": "\(getpid())"])
+
+        stopRequested.wait()
+
+        for timer in timers { timer.cancel() }
+        watcher.cancel()
+        service.keeper.close()
+        service.search.sync { $0.closeReader() }
+        if connection.isConnected { _ = try? connection.releaseName(DaemonBus.name) }
+        for source in signals { source.cancel() }
+        log.info("stopped; the index is committed and the name released")
+        return Status.ok
+    }
+
+    /// Asks `run()` to stop (as SIGTERM does); safe to call more than once.
+    public func requestStop() {
+        if !stopping.exchange(true, ordering: .acquiringAndReleasing) { stopRequested.signal() }
+    }
+
+    /// A timer firing every `interval` on the timer queue.
+    private func repeating(_ interval: Duration, _ body: @escaping @Sendable () -> Void) -> DispatchSourceTimer {
+        let timer = DispatchSource.makeTimerSource(queue: timerQueue)
+        let ms = Int(interval.components.seconds * 1000 + interval.components.attoseconds / 1_000_000_000_000_000)
+        timer.schedule(deadline: .now() + .milliseconds(ms), repeating: .milliseconds(ms), leeway: .milliseconds(ms / 10 + 1))
+        timer.setEventHandler(handler: body)
+        timer.resume()
+        return timer
+    }
+
+    /// The bus that activated us (`DBUS_STARTER_ADDRESS`), else the session bus.
+    static func connect() throws -> DBusConnection {
+        let env = ProcessInfo.processInfo.environment
+        if let starter = env["DBUS_STARTER_ADDRESS"], !starter.isEmpty, env["DBUS_STARTER_BUS_TYPE"] != "system" {
+            return try DBusConnection(address: starter)
+        }
+        return try DBusConnection(bus: .session)
+    }
+
+    /// The process id behind a unique name, for the "already running" message.
+    static func pid(of owner: String, on connection: DBusConnection) -> UInt32? {
+        let reply = try? connection.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                                         interface: "org.freedesktop.DBus", method: "GetConnectionUnixProcessID",
+                                         arguments: [.string(owner)], timeout: .seconds(2))
+        return reply?.first?.uint32Value
+    }
+
+    /// This program's absolute path, so terminals run the same `engram` as the daemon.
+    static func executablePath() -> String {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    }
+}

@@ -1,0 +1,201 @@
+import Dispatch
+import EngramCore
+import Foundation
+import Indexer
+import Logging
+import Synchronization
+
+/// Holds the index writer while the daemon runs and does every index write on one serial queue:
+/// applying the outbox, sweeping faded items, rebuilding.
+///
+/// Holding the writer is what makes the daemon the index writer: every other process finds it busy
+/// and leaves the outbox to the daemon. Requests to apply coalesce: however many nudges arrive while
+/// one pass waits, one pass serves them all, and a nudge that arrives during a pass gets a pass after it.
+final class IndexKeeper: @unchecked Sendable {
+    /// What an apply request learns when its pass is done.
+    enum Outcome: Sendable {
+        /// The pass ran; the index holds every change up to `lastSeq`.
+        case applied(ApplyReport)
+        /// Another process holds the writer (the keeper keeps trying to take it).
+        case busy
+        /// The pass failed.
+        case failed(String)
+    }
+
+    private let library: Library
+    private let log: Logger
+    private let queue = DispatchQueue(label: "org.engram.daemon.index-writer", qos: .utility)
+    /// Called on the writer queue after a pass that changed the index (commit or rebuild).
+    private let onCommit: @Sendable () -> Void
+
+    // Confined to `queue`:
+    private var writer: IndexWriter?
+    private var closed = false
+
+    private struct Pending {
+        var scheduled = false
+        var waiters: [@Sendable (Outcome) -> Void] = []
+    }
+    private let pending = Mutex(Pending())
+    private let appliedSeq = Atomic<Int64>(0)
+
+    init(library: Library, log: Logger, onCommit: @escaping @Sendable () -> Void) {
+        self.library = library
+        self.log = log
+        self.onCommit = onCommit
+    }
+
+    /// The last store change the index holds, as of the last pass.
+    var lastAppliedSeq: Int64 { appliedSeq.load(ordering: .acquiring) }
+
+    /// Whether the keeper holds the writer now (read on the writer queue).
+    var holdsWriter: Bool { queue.sync { writer != nil } }
+
+    /// Takes the writer and applies what is pending; returns false if another process holds the writer.
+    @discardableResult
+    func start() -> Bool {
+        queue.sync {
+            let taken = takeWriter()
+            if taken { _ = runApply() }
+            return taken
+        }
+    }
+
+    /// Asks for an apply pass; `done`, if given, runs on the writer queue when a pass that saw this request ends.
+    func requestApply(_ done: (@Sendable (Outcome) -> Void)? = nil) {
+        let schedule = pending.withLock { p -> Bool in
+            if let done { p.waiters.append(done) }
+            if p.scheduled { return false }
+            p.scheduled = true
+            return true
+        }
+        guard schedule else { return }
+        queue.async {
+            let waiters = self.pending.withLock { p -> [@Sendable (Outcome) -> Void] in
+                p.scheduled = false
+                defer { p.waiters = [] }
+                return p.waiters
+            }
+            let outcome = self.runApply()
+            for waiter in waiters { waiter(outcome) }
+        }
+    }
+
+    /// Applies what is pending, then removes faded items from the index and commits.
+    func sweep(_ done: (@Sendable (Result<Int, any Error>) -> Void)? = nil) {
+        queue.async {
+            guard !self.closed else { return }
+            _ = self.runApply()
+            guard let writer = self.writer else { done?(.success(0)); return }
+            let result = Result { () throws -> Int in
+                let removed = try writer.sweepExpired(now: self.library.store.clock())
+                if !removed.isEmpty {
+                    try writer.commit(lastAppliedSeq: try writer.lastAppliedSeq())
+                    self.log.info("swept faded items from the index", metadata: ["count": "\(removed.count)"])
+                    self.onCommit()
+                }
+                return removed.count
+            }
+            if case .failure(let error) = result {
+                self.log.error("sweeping faded items failed", metadata: ["error": "\(error)"])
+                self.dropWriter()
+            }
+            done?(result)
+        }
+    }
+
+    /// Rebuilds the index from the store and swaps it in, releasing and re-taking the writer around it.
+    func rebuild(_ done: @escaping @Sendable (Result<ApplyReport, any Error>) -> Void) {
+        queue.async {
+            guard !self.closed else { done(.failure(DaemonError.dbus(EngramError.io("the daemon is stopping")))); return }
+            let start = ContinuousClock.now
+            self.writer?.close()
+            self.writer = nil
+            let result = Result { try self.library.rebuild() }
+            if case .success(let report) = result {
+                self.appliedSeq.store(report.lastSeq, ordering: .releasing)
+                self.log.info("rebuilt the index", metadata: ["items": "\(report.upserted)", "ms": "\(Self.ms(since: start))"])
+            } else if case .failure(let error) = result {
+                self.log.error("rebuilding the index failed", metadata: ["error": "\(error)"])
+            }
+            _ = self.takeWriter()
+            self.onCommit()
+            done(result)
+        }
+    }
+
+    /// Tries to take the writer if it is not held (after another process let it go).
+    func retakeIfNeeded() {
+        queue.async {
+            guard !self.closed, self.writer == nil else { return }
+            if self.takeWriter() { _ = self.runApply() }
+        }
+    }
+
+    /// Applies what is pending, commits and releases the writer; later requests do nothing.
+    func close() {
+        queue.sync {
+            guard !closed else { return }
+            if writer != nil { _ = runApply() }
+            writer?.close()
+            writer = nil
+            closed = true
+        }
+    }
+
+    // MARK: On the queue
+
+    /// Opens the writer; false if another process holds it.
+    private func takeWriter() -> Bool {
+        dispatchPrecondition(condition: .onQueue(queue))
+        guard !closed else { return false }
+        if writer != nil { return true }
+        do {
+            writer = try IndexWriter.open(at: library.paths.indexPath, create: true)
+            appliedSeq.store(try writer!.lastAppliedSeq(), ordering: .releasing)
+            log.info("holding the index writer", metadata: ["index": "\(library.paths.indexPath)"])
+            return true
+        } catch IndexError.locked {
+            return false
+        } catch {
+            log.error("cannot open the index for writing", metadata: ["error": "\(error)"])
+            return false
+        }
+    }
+
+    private func dropWriter() {
+        writer?.close()
+        writer = nil
+    }
+
+    /// One apply pass with the held writer.
+    private func runApply() -> Outcome {
+        dispatchPrecondition(condition: .onQueue(queue))
+        guard !closed else { return .failed("the daemon is stopping") }
+        guard writer != nil || takeWriter(), let writer else { return .busy }
+        let start = ContinuousClock.now
+        do {
+            var applier = OutboxApplier(store: library.store, config: library.config)
+            applier.progress = nil
+            let report = try applier.apply(with: writer)
+            appliedSeq.store(report.lastSeq, ordering: .releasing)
+            if report.applied > 0 {
+                log.info("applied changes to the index", metadata: [
+                    "changes": "\(report.applied)", "seq": "\(report.lastSeq)", "ms": "\(Self.ms(since: start))",
+                ])
+                onCommit()
+            }
+            return .applied(report)
+        } catch {
+            log.error("applying changes to the index failed; will retry", metadata: ["error": "\(error)"])
+            dropWriter()
+            return .failed(String(describing: error))
+        }
+    }
+
+    static func ms(since start: ContinuousClock.Instant) -> String {
+        let d = ContinuousClock.now - start
+        let ms = Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15
+        return String(format: "%.1f", ms)
+    }
+}

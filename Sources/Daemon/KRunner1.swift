@@ -1,0 +1,95 @@
+import DBus
+import EngramCore
+import Foundation
+
+/// `org.kde.krunner1` at `/runner`: Engram in KRunner and the Plasma launcher's search.
+///
+/// KRunner orders equal relevances by text, so relevances strictly decrease down the list to keep
+/// Xapian's order. Matches carry their `engram://` link as id and in `urls` (so they can be dragged),
+/// a category (Memories, Curricula, Topics) and a one-line subtext. Actions: copy the text, pin or
+/// unpin. There is deliberately no "forget" action: forgetting cannot be undone, and one stray key in
+/// a launcher should not lose a memory (`engram forget` asks first).
+enum KRunner1 {
+    static let name = "org.kde.krunner1"
+    /// Matches returned per query.
+    static let resultLimit = 10
+    /// KF5's `QueryMatch::Type` (KF6: category relevance): 100 exact, 30 possible.
+    static let exactType: Int32 = 100
+    static let possibleType: Int32 = 30
+
+    /// The actions KRunner shows on a match: (id, text, icon).
+    static let actions: [(id: String, text: String, icon: String)] = [
+        ("copy", "Copy text", "edit-copy"),
+        ("pin", "Pin: never fade from search", "view-pin"),
+        ("unpin", "Unpin: fade again with disuse", "view-pin"),
+    ]
+
+    static var actionsValue: DBusValue {
+        .array("(sss)", actions.map { .struct([.string($0.id), .string($0.text), .string($0.icon)]) })
+    }
+
+    static func interface(_ service: EngramService) -> DBusInterface {
+        DBusInterface(name, methods: [
+            DBusMethod("Teardown") { _ in
+                service.search.run({ $0.clearCache() }) { _ in }
+                return []
+            },
+            DBusMethod("Config", in: [:], out: ["config": "a{sv}"]) { _ in
+                [.vardict([
+                    "MinLetterCount": .int32(Int32(service.settings.minLetters)),
+                    "Actions": actionsValue,
+                ])]
+            },
+            DBusMethod("Actions", in: [:], out: ["matches": "a(sss)"]) { _ in [actionsValue] },
+            DBusMethod("Run", in: ["matchId": "s", "actionId": "s"], deferredHandler: { call, reply in
+                do {
+                    let id: String = try call.argument(0)
+                    let action: String = try call.argument(1)
+                    service.run(id, action: action) { reply.settle($0.map { [] }) }
+                } catch {
+                    reply.fail(DaemonError.dbus(error))
+                }
+            }),
+            DBusMethod("Match", in: ["query": "s"], out: ["matches": "a(sssida{sv})"], deferredHandler: { call, reply in
+                do {
+                    let query: String = try call.argument(0)
+                    guard query.trimmingCharacters(in: .whitespaces).count >= service.settings.minLetters else {
+                        reply.succeed([.array("(sssida{sv})", [])])
+                        return
+                    }
+                    service.search.run({ try $0.search(query, limit: resultLimit, client: .krunner) }) { result in
+                        reply.settle(result.map { [.array("(sssida{sv})", matches($0, query: query))] })
+                    }
+                } catch {
+                    reply.fail(DaemonError.dbus(error))
+                }
+            }),
+        ])
+    }
+
+    /// The match tuples for items in Xapian's order, with strictly decreasing relevance.
+    static func matches(_ items: [ResultItem], query: String) -> [DBusValue] {
+        let relevances = relevances(items.map(\.relevance))
+        let typed = query.trimmingCharacters(in: .whitespaces).lowercased()
+        return zip(items, relevances).map { item, relevance in
+            var properties: [String: DBusValue] = [
+                "subtext": .string(item.description),
+                "category": .string(item.category),
+                "urls": .strings([item.id]),
+            ]
+            properties["actions"] = .strings(item.kind == .memory ? ["copy", item.pinned ? "unpin" : "pin"] : ["copy"])
+            let type = item.title.lowercased() == typed ? exactType : possibleType
+            return .struct([.string(item.id), .string(item.title), .string(item.iconName), .int32(type),
+                            .double(relevance), .vardict(properties)])
+        }
+    }
+
+    /// Relevances that keep the given order: the best hit's relevance sets the top (0.4…0.9, so a
+    /// weak match does not push other runners' good ones down), then each is a fixed step below the last.
+    static func relevances(_ xapian: [Double]) -> [Double] {
+        guard let best = xapian.first else { return [] }
+        let top = 0.4 + 0.5 * min(max(best.isFinite ? best : 0, 0), 1)
+        let step = min(0.05, top / Double(xapian.count + 1))
+        return xapian.indices.map { top - Double($0) * step }
+    }
+}

@@ -1,0 +1,149 @@
+import EngramCore
+import Foundation
+import Indexer
+
+/// One search result as the desktop shows it, ready for GNOME Shell's metas and KRunner's matches.
+public struct ResultItem: Sendable, Equatable {
+    /// The result's id on the bus: its `engram://` link, e.g. `engram://memory/k3x9`.
+    public var id: String
+    /// What the result is, or nil for an id that names nothing in the collection.
+    public var kind: IndexKind?
+    /// The first line, as the result's name.
+    public var title: String
+    /// One line under the name: the matched words in context, or type, tags and date.
+    public var description: String
+    /// A freedesktop icon name.
+    public var iconName: String
+    /// What copying the result gives: a memory's whole text, or the title.
+    public var clipboardText: String
+    /// Whether the memory is pinned (never fades).
+    public var pinned: Bool
+    /// Xapian's relevance, 0…1.
+    public var relevance: Double
+
+    /// The longest description sent, in characters.
+    static let descriptionLimit = 140
+
+    /// KRunner's category: Memories, Curricula or Topics.
+    public var category: String {
+        switch kind {
+        case .memory, nil: "Memories"
+        case .curriculum: "Curricula"
+        case .topic: "Topics"
+        }
+    }
+
+    /// GNOME Shell's icon: a serialized themed GIcon with a symbolic fallback.
+    public var gicon: GIcon { GIcon.themed([iconName, iconName + "-symbolic"]) }
+
+    /// Whether the id named something when the item was made.
+    public var isKnown: Bool { kind != nil }
+}
+
+extension ResultItem {
+    /// The icon for a kind of item (memories use their type's icon).
+    static func iconName(kind: IndexKind, type: String?) -> String {
+        switch kind {
+        case .memory: (type.flatMap(MemoryType.init(rawValue:)) ?? .note).iconName
+        case .curriculum: "x-office-address-book"
+        case .topic: "view-list-bullet"
+        }
+    }
+
+    /// The item for a search hit; `memory` supplies a memory's full text and pin, `curriculumTitle` a topic's parent.
+    static func from(hit: SearchHit, memory: Memory?, curriculumTitle: String?) -> ResultItem {
+        let link: DeepLink = switch hit.kind {
+        case .memory: .memory(id: hit.id)
+        case .curriculum: .curriculum(id: hit.id)
+        case .topic: .topic(id: hit.id)
+        }
+        let snippet = oneLine(hit.snippet.plainText)
+        var description: String
+        if !snippet.isEmpty, snippet != hit.title {
+            description = snippet
+        } else {
+            description = summary(kind: hit.kind, type: hit.type, tags: hit.tags, created: hit.created, curriculumTitle: curriculumTitle)
+        }
+        if hit.kind == .topic, let curriculumTitle, description == snippet {
+            description = curriculumTitle + " · " + description
+        }
+        return ResultItem(id: link.url, kind: hit.kind, title: oneLine(hit.title), description: truncate(description),
+                          iconName: iconName(kind: hit.kind, type: hit.type),
+                          clipboardText: memory?.content ?? hit.title, pinned: memory?.pinned ?? false,
+                          relevance: hit.relevance)
+    }
+
+    /// The item for a memory looked up by id (when GNOME asks for metas the last search did not return).
+    static func from(memory m: Memory) -> ResultItem {
+        ResultItem(id: DeepLink.memory(id: m.id).url, kind: .memory, title: oneLine(m.title),
+                   description: truncate(summary(kind: .memory, type: m.type.rawValue, tags: m.tags, created: m.created, curriculumTitle: nil)),
+                   iconName: m.type.iconName, clipboardText: m.content, pinned: m.pinned, relevance: 0)
+    }
+
+    /// The item for a curriculum looked up by id.
+    static func from(curriculum c: Curriculum, topics: Int) -> ResultItem {
+        ResultItem(id: DeepLink.curriculum(id: c.id).url, kind: .curriculum, title: oneLine(c.title),
+                   description: truncate(c.description.isEmpty ? "Curriculum · \(topics) topics" : oneLine(c.description)),
+                   iconName: iconName(kind: .curriculum, type: nil), clipboardText: c.title, pinned: false, relevance: 0)
+    }
+
+    /// The item for a topic looked up by id.
+    static func from(topic t: Topic, curriculumTitle: String?) -> ResultItem {
+        ResultItem(id: DeepLink.topic(id: t.id).url, kind: .topic, title: oneLine(t.title),
+                   description: truncate([curriculumTitle, "topic \(t.position)", t.done ? "done" : nil].compactMap { $0 }.joined(separator: " · ")),
+                   iconName: iconName(kind: .topic, type: nil), clipboardText: t.title, pinned: false, relevance: 0)
+    }
+
+    /// The placeholder for an id that names nothing: GNOME Shell drops a whole section if any meta is missing.
+    static func unknown(id: String) -> ResultItem {
+        let isLink = (try? DeepLink.parse(id)) != nil
+        return ResultItem(id: id, kind: nil, title: isLink ? "No longer in Engram" : "Not an Engram result",
+                          description: isLink ? "It was forgotten or changed since this search; search again."
+                                              : "Engram did not return this id; search again.",
+                          iconName: "dialog-question", clipboardText: "", pinned: false, relevance: 0)
+    }
+
+    /// "Idea · cooking, bread · 2026-03-04", or "Curriculum" / "Topic in …".
+    static func summary(kind: IndexKind, type: String?, tags: [String], created: Date, curriculumTitle: String?) -> String {
+        switch kind {
+        case .memory:
+            var parts = [(type ?? "note").capitalized]
+            if !tags.isEmpty { parts.append(tags.joined(separator: ", ")) }
+            parts.append(day(created))
+            return parts.joined(separator: " · ")
+        case .curriculum:
+            return "Curriculum"
+        case .topic:
+            return curriculumTitle.map { "Topic in \($0)" } ?? "Topic"
+        }
+    }
+
+    /// Text folded to one line: runs of whitespace become one space, control characters go.
+    static func oneLine(_ text: String) -> String {
+        var out = ""
+        var space = false
+        for scalar in text.unicodeScalars {
+            if scalar.properties.isWhitespace || scalar.value < 0x20 || scalar.value == 0x7F {
+                space = !out.isEmpty
+                continue
+            }
+            if space { out.append(" ") }
+            space = false
+            out.unicodeScalars.append(scalar)
+        }
+        return out
+    }
+
+    /// Text cut to `descriptionLimit` characters with an ellipsis.
+    static func truncate(_ text: String) -> String {
+        text.count <= descriptionLimit ? text : String(text.prefix(descriptionLimit - 1)) + "…"
+    }
+
+    /// A local date like 2026-03-04.
+    static func day(_ date: Date) -> String {
+        var tm = tm()
+        var t = time_t(date.timeIntervalSince1970)
+        localtime_r(&t, &tm)
+        return String(format: "%04d-%02d-%02d", Int(tm.tm_year) + 1900, Int(tm.tm_mon) + 1, Int(tm.tm_mday))
+    }
+}

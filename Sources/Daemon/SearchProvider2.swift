@@ -1,0 +1,101 @@
+import DBus
+import EngramCore
+
+/// `org.gnome.Shell.SearchProvider2` at `/org/engram/Engram/SearchProvider`: Engram in the GNOME Shell overview.
+///
+/// The shell waits for us without a timeout, so searches run off the bus thread and metas come from the
+/// items of the last result sets. It drops the whole section if the metas differ in number from the ids it
+/// asked for, so every id gets a meta, unknown ones a clear placeholder. Subsearch re-runs the query:
+/// Xapian words do not narrow by prefix ("mil" finds nothing that "milk" finds).
+enum SearchProvider2 {
+    static let name = "org.gnome.Shell.SearchProvider2"
+    /// Ids returned per search; the shell shows five and counts the rest.
+    static let resultLimit = 20
+    /// The most ids accepted in one GetResultMetas.
+    static let maxIDs = 512
+
+    static func interface(_ service: EngramService) -> DBusInterface {
+        DBusInterface(name, methods: [
+            DBusMethod("GetInitialResultSet", in: ["terms": "as"], out: ["results": "as"], deferredHandler: { call, reply in
+                resultSet(call, termsAt: 0, service, reply)
+            }),
+            DBusMethod("GetSubsearchResultSet", in: ["previous_results": "as", "terms": "as"], out: ["results": "as"],
+                       deferredHandler: { call, reply in
+                resultSet(call, termsAt: 1, service, reply)
+            }),
+            DBusMethod("GetResultMetas", in: ["identifiers": "as"], out: ["metas": "aa{sv}"], deferredHandler: { call, reply in
+                do {
+                    let ids: [String] = try call.argument(0)
+                    guard ids.count <= maxIDs else {
+                        throw DaemonError.invalidArgs("GetResultMetas was asked for \(ids.count) ids; at most \(maxIDs) are answered")
+                    }
+                    service.search.run({ search in ids.map { meta(search.item(for: $0)) } }) { result in
+                        reply.settle(result.map { [.array("a{sv}", $0)] })
+                    }
+                } catch {
+                    reply.fail(DaemonError.dbus(error))
+                }
+            }),
+            DBusMethod("ActivateResult", in: ["identifier": "s", "terms": "as", "timestamp": "u"], deferredHandler: { call, reply in
+                do {
+                    let id: String = try call.argument(0)
+                    service.activate(id, source: "gnome") { reply.settle($0.map { [] }) }
+                }
+                catch { reply.fail(DaemonError.dbus(error)) }
+            }),
+            DBusMethod("LaunchSearch", in: ["terms": "as", "timestamp": "u"], deferredHandler: { call, reply in
+                do {
+                    let terms: [String] = try call.argument(0)
+                    try checkTerms(terms)
+                    service.launchSearch(terms)
+                    reply.succeed([])
+                } catch {
+                    reply.fail(DaemonError.dbus(error))
+                }
+            }),
+        ])
+    }
+
+    /// Runs a search for the terms at argument `index` and replies with the result ids.
+    private static func resultSet(_ call: DBusMethodCall, termsAt index: Int, _ service: EngramService, _ reply: DBusDeferredReply) {
+        do {
+            let terms: [String] = try call.argument(index)
+            try checkTerms(terms)
+            let query = terms.joined(separator: " ")
+            service.search.run({ try $0.search(query, limit: resultLimit, client: .gnome).map(\.id) }) { result in
+                reply.settle(result.map { [.strings($0)] })
+            }
+        } catch {
+            reply.fail(DaemonError.dbus(error))
+        }
+    }
+
+    /// Refuses term lists no person could type.
+    private static func checkTerms(_ terms: [String]) throws {
+        guard terms.count <= SearchService.maxTerms else {
+            throw DaemonError.invalidArgs("\(terms.count) search terms were sent; at most \(SearchService.maxTerms) are searched")
+        }
+    }
+
+    /// The meta GNOME Shell shows for an item.
+    static func meta(_ item: ResultItem) -> DBusValue {
+        var meta: [String: DBusValue] = [
+            "id": .string(item.id),
+            "name": .string(item.title.isEmpty ? "(untitled)" : item.title),
+            "description": .string(item.description),
+            "icon": item.gicon.serialized,
+        ]
+        if !item.clipboardText.isEmpty { meta["clipboardText"] = .string(item.clipboardText) }
+        return .vardict(meta)
+    }
+}
+
+extension DBusDeferredReply {
+    /// Answers with the values, or with the error as a D-Bus error.
+    func settle(_ result: Result<[DBusValue], any Error>) {
+        switch result {
+        case .success(let values): succeed(values)
+        case .failure(let error): fail(DaemonError.dbus(error))
+        }
+    }
+}

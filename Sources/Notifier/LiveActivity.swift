@@ -1,0 +1,246 @@
+/// One live activity (ActivityKit's word): a single on-screen item that follows a session from start to end.
+///
+/// Updates are coalesced: the first goes out at once, later ones at most once per `minimumInterval`, and
+/// the newest state always goes out last. Updates carrying a sequence number no newer than one already
+/// accepted are dropped as stale; content equal to what is shown is not sent again. A watchdog shows the
+/// activity as stalled when no update came for `staleAfter`. Ending is idempotent; once the person
+/// dismisses it, nothing is shown again — not even the end.
+public actor LiveActivity {
+    /// Timing.
+    public struct Options: Sendable {
+        /// The shortest time between two presentations (ActivityKit's budget: about one a second).
+        public var minimumInterval: Duration
+        /// After this long without an update, the activity is shown as stalled; nil turns the watchdog off.
+        public var staleAfter: Duration?
+
+        /// Creates options.
+        public init(minimumInterval: Duration = .seconds(1), staleAfter: Duration? = .seconds(120)) {
+            self.minimumInterval = minimumInterval
+            self.staleAfter = staleAfter
+        }
+    }
+
+    /// Where the activity is in its life.
+    public enum Phase: Sendable, Equatable {
+        /// Being updated.
+        case active
+        /// Shown as stalled: no update came in time.
+        case stale
+        /// Ended: the final state was shown (or there was nothing to show it on).
+        case ended
+        /// The person dismissed it: nothing more is shown.
+        case dismissed
+    }
+
+    /// Counts that show how updates were coalesced.
+    public struct Statistics: Sendable, Equatable {
+        /// Updates handed to `update`.
+        public var received = 0
+        /// Updates dropped because a newer sequence number had been accepted.
+        public var droppedStale = 0
+        /// Updates replaced by a newer one before they were presented.
+        public var coalesced = 0
+        /// Presentations skipped because the content was unchanged.
+        public var unchanged = 0
+        /// Presentations handed to the surface (the final one included).
+        public var presented = 0
+    }
+
+    private let surface: any ActivitySurface
+    private let options: Options
+    private let onEvent: @Sendable (ActivityEvent) -> Void
+
+    private(set) public var phase = Phase.active
+    private(set) public var statistics = Statistics()
+    private var sequence: UInt64 = 0
+    private var pending: ActivityContent?
+    private var shown: ActivityContent?
+    private var latest: ActivityContent?
+    private var repost = false
+    private var final: (ActivityContent?, DismissalPolicy)?
+    private var lastPresentedAt: ContinuousClock.Instant?
+    private var lastUpdateAt = ContinuousClock.now
+    private var endWaiters: [CheckedContinuation<Void, Never>] = []
+    private var dismissal: Task<Void, Never>?
+    private var tasks: [Task<Void, Never>] = []
+    private let wake: AsyncStream<Void>.Continuation
+    private let wakeStream: AsyncStream<Void>
+
+    /// Creates an activity on `surface`; `onEvent` hears the person's actions and dismissals.
+    public init(surface: any ActivitySurface, options: Options = Options(),
+                onEvent: @escaping @Sendable (ActivityEvent) -> Void = { _ in }) {
+        self.surface = surface
+        self.options = options
+        self.onEvent = onEvent
+        (wakeStream, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+    }
+
+    /// Starts delivering; call once before the first update.
+    public func start() {
+        guard tasks.isEmpty else { return }
+        tasks.append(Task { await self.deliveryLoop() })
+        let events = surface.events()
+        tasks.append(Task { [weak self] in
+            for await event in events {
+                guard let self else { return }
+                await self.handle(event)
+            }
+        })
+        if let staleAfter = options.staleAfter {
+            tasks.append(Task { [weak self] in
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: staleAfter / 4)
+                    guard let self else { return }
+                    await self.checkStale(staleAfter)
+                }
+            })
+        }
+    }
+
+    /// Offers new content. With a `sequence`, content older than what was already accepted is dropped.
+    public func update(_ content: ActivityContent, sequence: UInt64? = nil) {
+        statistics.received += 1
+        guard final == nil, phase == .active || phase == .stale else { return }
+        let number = sequence ?? self.sequence + 1
+        guard number > self.sequence else {
+            statistics.droppedStale += 1
+            return
+        }
+        self.sequence = number
+        lastUpdateAt = .now
+        if phase == .stale { phase = .active }
+        if pending != nil { statistics.coalesced += 1 }
+        pending = content
+        latest = content
+        wake.yield()
+    }
+
+    /// Shows the final state (or the latest one) and applies `dismissal`; returns once it is shown.
+    ///
+    /// Ending again does nothing. After a dismissal by the person, nothing is shown.
+    public func end(_ content: ActivityContent? = nil, dismissal policy: DismissalPolicy = .default) async {
+        guard final == nil, phase != .ended, !tasks.isEmpty else { return }
+        final = (content, policy)
+        wake.yield()
+        await withCheckedContinuation { endWaiters.append($0) }
+    }
+
+    /// Waits until a timed dismissal has taken the activity down (at once if none is pending).
+    public func waitForDismissal() async {
+        await dismissal?.value
+    }
+
+    /// Cancels a pending timed dismissal and returns what another process needs to carry it out, and when.
+    public func handOffDismissal() async -> (NotificationHandOff, remaining: Duration)? {
+        guard let task = dismissal, let deadline = dismissalDeadline else { return nil }
+        task.cancel()
+        dismissal = nil
+        guard let handOff = await surface.handOff() else { return nil }
+        return (handOff, max(.zero, deadline - .now))
+    }
+    private var dismissalDeadline: ContinuousClock.Instant?
+
+    /// Stops everything without an end (the host is shutting down): a live item nobody will update is taken down.
+    public func shutdown() async {
+        for task in tasks { task.cancel() }
+        tasks = []
+        wake.finish()
+        if phase == .active || phase == .stale { await surface.remove() }
+        resumeEndWaiters()
+        await surface.detach()
+    }
+
+    // MARK: Delivery
+
+    private func deliveryLoop() async {
+        for await _ in wakeStream {
+            while !Task.isCancelled {
+                if let (content, policy) = final, phase != .ended {
+                    await deliverFinal(content ?? latest ?? shown, policy)
+                    return
+                }
+                guard phase != .dismissed, pending != nil || repost else { break }
+                if let last = lastPresentedAt {
+                    let due = last + options.minimumInterval
+                    // Sleep in short steps so an end is never held back by the throttle.
+                    while ContinuousClock.now < due, final == nil, !Task.isCancelled {
+                        try? await Task.sleep(for: min(.milliseconds(50), due - .now))
+                    }
+                    if final != nil { continue }
+                }
+                guard let content = pending ?? (repost ? shown : nil) else { break }
+                let forced = repost
+                pending = nil
+                repost = false
+                if content == shown, !forced {
+                    statistics.unchanged += 1
+                    continue
+                }
+                let kind: PresentationKind = (shown?.status == content.status && !forced) ? .tick : .transition
+                lastPresentedAt = .now
+                statistics.presented += 1
+                await surface.present(content, as: kind)
+                shown = content
+            }
+        }
+    }
+
+    private func deliverFinal(_ content: ActivityContent?, _ policy: DismissalPolicy) async {
+        let wasDismissed = phase == .dismissed
+        phase = wasDismissed ? .dismissed : .ended
+        pending = nil
+        if !wasDismissed, let content {
+            statistics.presented += 1
+            await surface.present(content, as: .final(policy))
+            shown = content
+            switch policy {
+            case .immediate:
+                await surface.remove()
+            case .after(let delay):
+                dismissalDeadline = .now + delay
+                let surface = self.surface
+                dismissal = Task {
+                    try? await Task.sleep(for: delay)
+                    guard !Task.isCancelled else { return }
+                    await surface.remove()
+                }
+            case .default:
+                break
+            }
+        }
+        resumeEndWaiters()
+    }
+
+    private func resumeEndWaiters() {
+        let waiters = endWaiters
+        endWaiters = []
+        for waiter in waiters { waiter.resume() }
+    }
+
+    // MARK: Events and watchdog
+
+    private func handle(_ event: ActivityEvent) {
+        switch event {
+        case .dismissedByUser:
+            guard phase != .ended else { return }
+            phase = .dismissed
+            pending = nil
+        case .needsRepost:
+            guard phase == .active || phase == .stale, shown != nil || pending != nil else { return }
+            if pending == nil { repost = true }
+            wake.yield()
+            return
+        default:
+            break
+        }
+        onEvent(event)
+    }
+
+    private func checkStale(_ staleAfter: Duration) {
+        guard phase == .active, final == nil, let base = latest, ContinuousClock.now - lastUpdateAt >= staleAfter else { return }
+        phase = .stale
+        let seconds = Double((ContinuousClock.now - lastUpdateAt).components.seconds)
+        pending = base.stalled(after: Int(seconds))
+        wake.yield()
+    }
+}

@@ -1,0 +1,100 @@
+import ArgumentParser
+import EngramCore
+import Foundation
+import Indexer
+import Intents
+
+/// `engram ask "PHRASE"`: match a phrase to an intent and run it, now or later.
+struct AskCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ask",
+        abstract: "Say what you want: `engram ask \"what do I know about sourdough\"`.",
+        discussion: "`engram ask --list` shows every intent and phrase. Run it later with --in 10m or --at 07:30.")
+
+    @OptionGroup var global: GlobalOptions
+
+    @Flag(help: "List every intent with its phrases.") var list = false
+    @Flag(help: "With --list: print README's Markdown table.") var markdown = false
+    @Flag(name: .customLong("run-due"), help: "Run the delayed intents that are due (the daemon does this each minute).") var runDue = false
+    @Option(help: "Run this intent by name instead of matching a phrase.") var intent: String?
+    @Option(name: .customLong("arg"), help: ArgumentHelp("An argument for --intent, as name=value (repeat).", valueName: "name=value")) var args: [String] = []
+    @Option(name: .customLong("in"), help: ArgumentHelp("Run it after this long: 10m, 1h30m, 2d.", valueName: "duration")) var after: String?
+    @Option(help: ArgumentHelp("Run it the next time the clock shows HH:MM.", valueName: "time")) var at: String?
+    @Option(help: ArgumentHelp("With --in/--at: alert again this often until acknowledged.", valueName: "duration")) var realert: String?
+    @Flag(help: "Read the result sentence aloud (spd-say or espeak-ng).") var speak = false
+    @Flag(help: "Print the result as JSON.") var json = false
+    @Argument(help: "The phrase.") var phrase: [String] = []
+
+    func validate() throws {
+        if after != nil && at != nil { throw ValidationError("use --in or --at, not both") }
+        if !list && !runDue && intent == nil && phrase.isEmpty { throw ValidationError("say something: engram ask \"daily review\" (or --list)") }
+    }
+
+    func run() throws {
+        if list {
+            if markdown { Terminal.write(IntentCatalog.markdownTable()); return }
+            for d in IntentCatalog.all {
+                print("\(Terminal.styled(d.name.rawValue, .bold)) — \(d.summary)")
+                for p in d.phrases { print("    \(p.template)") }
+            }
+            return
+        }
+        try Terminal.reporting {
+            let library = try global.library()
+            let runner = IntentRunner(library: library, source: "cli")
+            _ = try? ContextControl(store: library.store).sync()
+            if runDue {
+                let ran = try DelayedIntentRunner(runner: runner).runDue(now: library.store.clock())
+                if ran.isEmpty { print("Nothing is due.") }
+                for r in ran { print(r.sentence) }
+                return
+            }
+            let invocation: IntentInvocation
+            let said = phrase.joined(separator: " ")
+            if let intent {
+                guard let def = IntentCatalog.definition(named: intent) else {
+                    throw EngramError.invalidInput("no intent called \(intent); `engram ask --list` shows them")
+                }
+                var a: [String: String] = [:]
+                for kv in args {
+                    guard let eq = kv.firstIndex(of: "=") else { throw EngramError.invalidInput("--arg takes name=value, not \(kv)") }
+                    a[String(kv[..<eq])] = String(kv[kv.index(after: eq)...])
+                }
+                invocation = IntentInvocation(def.name, a)
+            } else {
+                invocation = try Self.match(said, runner: runner)
+            }
+            if after != nil || at != nil {
+                let now = library.store.clock()
+                let due = try after.map { try When.after($0, from: now) } ?? When.at(at!, from: now)
+                let every = try realert.map { try When.after($0, from: now).timeIntervalSince(now) }
+                let d = try DelayedIntentRunner(runner: runner).schedule(invocation, phrase: said.isEmpty ? nil : said, due: due, realert: every)
+                let sentence = "I'll do \(IntentCatalog.definition(invocation.name).title.lowercased()) at \(Format.dateTime(due))."
+                if json { try Terminal.printJSON(["id": d.id, "due": ISODate.format(due), "sentence": sentence]) } else { print(sentence) }
+                if speak { try Speaker.speak(sentence) }
+                return
+            }
+            let result = try runner.run(invocation)
+            if json {
+                Terminal.write(try result.json() + "\n")
+            } else {
+                print(Terminal.safe(result.sentence))
+                for line in result.lines { print(Terminal.safe(line)) }
+                for item in result.items where result.intent != .showConnections {
+                    print("  \(Terminal.styled(item.id, .id))  \(Terminal.safe(Format.truncate(item.title, 70)))" + (item.detail.map { "  " + Terminal.styled(Terminal.safe(Format.truncate($0, 40)), .dim) } ?? ""))
+                }
+            }
+            if speak { try Speaker.speak(result.sentence) }
+        }
+    }
+
+    /// Matches a phrase, turning "no match" into a message with the closest intent and exit status 1.
+    static func match(_ said: String, runner: IntentRunner) throws -> IntentInvocation {
+        do {
+            return try runner.matcher().match(said)
+        } catch let e as IntentError {
+            Terminal.warn(e.description)
+            throw ExitCode(1)
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import ArgumentParser
+import EngramCore
+import Foundation
+import Indexer
+import Intents
+
+/// `engram shortcut`: named multi-step shortcuts from config.toml.
+struct ShortcutCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "shortcut",
+        abstract: "List, run or bind your shortcuts ([[shortcuts]] in config.toml).",
+        subcommands: [List.self, Run.self, Bind.self], defaultSubcommand: List.self)
+
+    static func load(_ global: GlobalOptions) throws -> (Library, ShortcutConfig) {
+        let library = try global.library()
+        return (library, try ShortcutConfig.parse(library.config.rawTOML, origin: library.paths.configPath))
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List your shortcuts and phrases.")
+        @OptionGroup var global: GlobalOptions
+        func run() throws {
+            try Terminal.reporting {
+                let (library, config) = try ShortcutCommand.load(global)
+                if config.shortcuts.isEmpty && config.phrases.isEmpty {
+                    print("No shortcuts yet. Add [[shortcuts]] and [phrases] to \(library.paths.configPath); Samples/config.toml has examples.")
+                }
+                for s in config.shortcuts {
+                    print(Terminal.styled(s.name, .bold) + (s.key.map { "  (\($0))" } ?? "") + (s.summary.map { " — \($0)" } ?? ""))
+                    for (i, step) in s.steps.enumerated() { print("  \(i + 1). \(Terminal.safe(step))") }
+                }
+                for p in config.phrases { print("phrase “\(Terminal.safe(p.template))” → \(p.intent.rawValue)") }
+            }
+        }
+    }
+
+    struct Run: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Run a shortcut's steps in order.")
+        @OptionGroup var global: GlobalOptions
+        @Flag(help: "Read each result sentence aloud.") var speak = false
+        @Argument(help: "The shortcut's name.") var name: [String]
+        func run() throws {
+            try Terminal.reporting {
+                let (library, config) = try ShortcutCommand.load(global)
+                let shortcut = try config.shortcut(named: name.joined(separator: " "))
+                for r in try IntentRunner(library: library, source: "shortcut").run(shortcut) {
+                    print(Terminal.safe(r.sentence))
+                    for line in r.lines { print("  " + Terminal.safe(line)) }
+                    if speak { try Speaker.speak(r.sentence) }
+                }
+            }
+        }
+    }
+
+    struct Bind: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print (or --install) a keybinding that runs a shortcut.")
+        @OptionGroup var global: GlobalOptions
+        @Option(name: .customLong("for"), help: "sway, i3, gnome or kde.") var desktop: String
+        @Flag(help: "Write the binding instead of printing it.") var install = false
+        @Argument(help: "The shortcut's name.") var name: [String]
+        func run() throws {
+            try Terminal.reporting {
+                guard let d = KeyBinding.Desktop(rawValue: desktop.lowercased()) else {
+                    throw EngramError.invalidInput("--for takes sway, i3, gnome or kde")
+                }
+                let (_, config) = try ShortcutCommand.load(global)
+                let exe = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path
+                let binding = KeyBinding(shortcut: try config.shortcut(named: name.joined(separator: " ")), desktop: d,
+                                         executable: CommandLine.arguments[0].contains("/") ? exe : "engram")
+                if install {
+                    for line in try binding.install(home: NSHomeDirectory()) { print(line) }
+                } else {
+                    Terminal.write(binding.snippet())
+                }
+            }
+        }
+    }
+}

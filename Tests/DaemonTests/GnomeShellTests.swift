@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+
+/// GNOME Shell's calls, made with gdbus exactly as gnome-shell 43 makes them (the first call D-Bus-activates the daemon).
+@Suite struct GnomeShellTests {
+    typealias D = DaemonFixture
+
+    @Test func firstSearchSubsearchAndMetasAreWhatTheShellNeeds() async throws {
+        try await withDaemon { d in
+            // As the user types "sourd": the last word is a prefix.
+            let initial = try d.initialResultSet(["sourd"])
+            #expect(initial.contains("engram://memory/s106") && initial.contains("engram://memory/s165"), "got \(initial)")
+            #expect(initial.count <= 20)
+            #expect(initial.allSatisfy { $0.hasPrefix("engram://") })
+            #expect(Set(initial).count == initial.count, "ids repeat: \(initial)")
+
+            // Typing on: the shell passes the previous ids (here none at all); the query is re-run, not narrowed.
+            let sub = try d.gdbusValue(D.providerPath, D.provider, "GetSubsearchResultSet",
+                                       ["@as []", "['sourdough', 'focac']"]).first as? [String] ?? []
+            #expect(sub == ["engram://memory/s165"], "got \(sub)")
+
+            // Metas for exactly the ids asked, in order: known, forgotten, foreign.
+            let asked = ["engram://memory/s106", "engram://memory/gone-for-good", "not-ours", "engram://curriculum/swift-concurrency"]
+            let metas = try d.gdbusValue(D.providerPath, D.provider, "GetResultMetas", [D.gvariantStrings(asked)])
+                .first as? [[String: Any]] ?? []
+            #expect(metas.count == asked.count)
+            #expect(metas.map { $0["id"] as? String } == asked)
+            for meta in metas {
+                let name = meta["name"] as? String ?? ""
+                #expect(!name.isEmpty, "a meta without a name drops the section: \(meta)")
+                #expect(!(meta["description"] as? String ?? "\n").contains("\n"))
+            }
+            let s106 = try d.memory("s106")
+            #expect(metas[0]["name"] as? String == "Weekend sourdough schedule that works for me:")
+            #expect(metas[0]["clipboardText"] as? String == s106["content"] as? String)
+            #expect((s106["content"] as? String ?? "").contains("\n"), "a multi-line memory, to check the description")
+            let icon = metas[0]["icon"] as? [Any]
+            #expect(icon?.first as? String == "themed")
+            #expect(icon?.last as? [String] == ["text-x-generic", "text-x-generic-symbolic"], "s106 is a note: \(String(describing: icon))")
+            #expect(metas[1]["name"] as? String == "No longer in Engram")
+            #expect(metas[2]["name"] as? String == "Not an Engram result")
+            #expect(metas[3]["name"] as? String == "Swift Concurrency")
+        }
+    }
+
+    @Test func activatingAResultStrengthensTheMemoryAndShowsItInATerminal() async throws {
+        try await withDaemon { d in
+            let before = try #require(d.memory("s165")["useCount"] as? Int)
+            _ = try d.initialResultSet(["focaccia"])
+            let out = try d.gdbus(D.providerPath, D.provider, "ActivateResult", ["'engram://memory/s165'", "['focaccia']", "1234"])
+            #expect(out.status == 0, "ActivateResult failed: \(out.stderr)")
+            #expect(try d.memory("s165")["useCount"] as? Int == before + 1)
+
+            #expect(await eventually { d.launches().count == 1 })
+            let engram = URL(fileURLWithPath: D.engramBinary).resolvingSymlinksInPath().path
+            #expect(d.launches().first == [engram, "show", "--data-dir", d.dataDir, "--peek", "--pause", "--", "s165"])
+            // Started like a launcher starts programs: its own session, no signal blocked, SIGINT/SIGTERM/SIGHUP live.
+            let launch = try #require(d.launchRecords().first)
+            #expect(launch.blocked == 0, "blocked signals: \(String(launch.blocked, radix: 16))")
+            for signal in [SIGINT, SIGTERM, SIGHUP] {
+                #expect(launch.ignored & (1 << UInt64(signal - 1)) == 0, "signal \(signal) is ignored")
+            }
+            #expect(launch.sessionLeader)
+        }
+    }
+
+    @Test func launchSearchOpensTheTerminalWithTheTermsAsArguments() async throws {
+        try await withDaemon { d in
+            let terms = ["sour dough", "$(touch /tmp/engram-pwned)", "it's", "-rf"]
+            let out = try d.gdbus(D.providerPath, D.provider, "LaunchSearch", [D.gvariantStrings(terms), "0"])
+            #expect(out.status == 0, "LaunchSearch failed: \(out.stderr)")
+            #expect(await eventually { d.launches().count == 1 })
+            let argv = try #require(d.launches().first)
+            #expect(Array(argv.dropFirst()) == ["search", "--data-dir", d.dataDir, "--pause", "--"] + terms)
+            #expect(!FileManager.default.fileExists(atPath: "/tmp/engram-pwned"))
+        }
+    }
+
+    @Test func theSleepContextShowsNothingAndTheCLIStillWorks() async throws {
+        try await withDaemon { d in
+            let awake = try d.initialResultSet(["sourdough"])
+            #expect(!awake.isEmpty)
+            let sleep = try d.engram(["open", "engram://context/sleep"])
+            #expect(sleep.status == 0)
+            let asleep = try d.initialResultSet(["sourdough"])
+            #expect(asleep.isEmpty)
+            let clear = try d.engram(["open", "engram://context"])
+            #expect(clear.status == 0)
+            let again = try d.initialResultSet(["sourdough"])
+            #expect(again == awake)
+        }
+    }
+
+    @Test func turningGnomeOffInConfigEmptiesOnlyTheShellsResults() async throws {
+        try await withDaemon(config: "[privacy]\ngnome = false\n") { d in
+            #expect(try d.initialResultSet(["sourdough"]).isEmpty)
+            let matches = try d.gdbusValue(D.runnerPath, D.runner, "Match", ["'sourdough'"]).first as? [Any] ?? []
+            #expect(!matches.isEmpty)
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import DBus
+import Foundation
+import Testing
+@testable import Notifier
+
+@Suite(.serialized) struct FloodTests {
+    static func content(_ done: Int, status: String = "Processing") -> ActivityContent {
+        ActivityContent(title: "Capture", status: status, details: ["\(done) of 1000 linked"],
+                        progress: .init(done: done, total: 1000), buttons: [ActivityButton(.stop, "Done")])
+    }
+
+    @Test("1000 updates in 2 seconds reach the server as a handful of Notify calls, the last one the final state")
+    func floodIsCoalesced() async throws {
+        let bus = try PrivateBus()
+        let daemon = try MockNotificationDaemon(bus: bus, capabilities: "body body-markup actions persistence x-dunst-stack-tag")
+        let connection = try bus.connect()
+        let server = try DBusNotificationServer(connection: connection)
+        let surface = NotificationSurface(server: server, renderer: NotificationRenderer(stackTag: "flood"))
+        let activity = LiveActivity(surface: surface)  // the real budget: one update a second
+        await activity.start()
+
+        let clock = ContinuousClock()
+        let started = clock.now
+        var sequence: UInt64 = 0
+        for i in 1...1000 {
+            sequence += 1
+            await activity.update(Self.content(i), sequence: sequence)
+            if i % 50 == 0 {
+                // A late, out-of-order update (older sequence number) must be dropped.
+                await activity.update(Self.content(i - 40), sequence: sequence - 3)
+            }
+            // Paced by the clock, not by sleeps that overshoot: the thousandth update goes out at 1.5 s.
+            let due = started + .milliseconds(i * 3 / 2)
+            if i % 10 == 0, clock.now < due { try await Task.sleep(until: due, clock: clock) }
+        }
+        let floodTime = clock.now - started
+        await activity.end(Self.content(1000, status: "Complete"), dismissal: .default)
+
+        let calls = try daemon.notifications()
+        let stats = await activity.statistics
+        print("flood: 1000 updates (+20 stale) in \(floodTime) → \(calls.count) Notify calls; \(stats)")
+        #expect(floodTime < .seconds(2), "the flood itself took \(floodTime)")
+        #expect(calls.count >= 2 && calls.count <= 5, "a handful of calls, not a thousand: \(calls.count)")
+        #expect(stats.received == 1020 && stats.droppedStale == 20, "every stale update was dropped: \(stats)")
+        #expect(stats.presented == calls.count)
+        try #require(!calls.isEmpty)
+        #expect(calls.dropFirst().allSatisfy { $0.replacesID == calls[0].replacesID || $0.replacesID == 1 }, "one notification, replaced in place")
+        let last = try #require(calls.last)
+        #expect(last.summary == "Capture — Complete", "the final state is the last thing the server got")
+        #expect(last.body == "1000 of 1000 linked")
+        #expect(last.hints["value"] == .int32(100))
+        // Between the first and the last, each call carries a newer state than the one before.
+        let progress = calls.compactMap { $0.progressValue }
+        #expect(progress == progress.sorted(), "no call went backwards: \(progress)")
+
+        await activity.shutdown()
+        daemon.stop()
+        connection.close()
+        bus.stop()
+    }
+}
