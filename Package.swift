@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "engram", targets: ["engram"]),
+        .executable(name: "engram-feed", targets: ["engram-feed"]),
         .library(name: "EngramCore", targets: ["EngramCore"]),
         .library(name: "Indexer", targets: ["Indexer"]),
         .library(name: "Feeds", targets: ["Feeds"]),
@@ -46,8 +47,24 @@ let package = Package(
         .target(name: "Indexer", dependencies: ["CXapian", "EngramCore"]),
         // A typed Swift layer over libdbus-1.
         .target(name: "DBus", dependencies: ["CDBus"]),
-        // Widget feeds and their per-sink renderers.
-        .target(name: "Feeds", dependencies: ["EngramCore"]),
+        // The system SQLite, for the Feeds module's lean read-only reader.
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        // Widget feeds and their per-sink renderers; Foundation-free so bars start it fast.
+        .target(
+            name: "Feeds",
+            dependencies: ["CSQLite"]
+        ),
+        // The lean feed binary bars run every few seconds: no Foundation, GRDB, Xapian or D-Bus, and in
+        // release the Swift runtime linked in, so it starts in a few milliseconds.
+        .executableTarget(
+            name: "engram-feed",
+            dependencies: ["Feeds"],
+            linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]
+        ),
         // Live, updating freedesktop notifications.
         .target(name: "Notifier", dependencies: ["DBus", "EngramCore"]),
         // The catalog of intents and phrases, shortcuts, contexts, summaries, graphs, analytics, delayed intents.
@@ -59,7 +76,7 @@ let package = Package(
         .target(
             name: "Daemon",
             dependencies: [
-                "DBus", "Indexer", "EngramCore",
+                "DBus", "Indexer", "EngramCore", "Notifier", "Intents",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]

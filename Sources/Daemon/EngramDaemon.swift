@@ -2,6 +2,8 @@ import DBus
 import Dispatch
 import EngramCore
 import Foundation
+import Intents
+import Notifier
 import Indexer
 import Logging
 import Synchronization
@@ -129,7 +131,31 @@ public final class EngramDaemon: @unchecked Sendable {
         if case .polling(let reason) = watcher.mode {
             log.notice("checking the store for changes every 100 ms instead of with inotify", metadata: ["reason": "\(reason)"])
         }
+        // Live activities: one updating notification per active session, driven by the store's state machine.
+        var liveTask: Task<Void, Never>?
+        if library.config.disabledIntegrations.contains("notifications") {
+            log.notice("live notifications are switched off in config ([privacy] notifications = false)")
+        } else {
+            do {
+                let live = LiveSession(store: library.store, scope: .active, surfaces: try LiveSurfaces.automatic(connection: connection),
+                                       perform: { link in _ = try LinkHandler(library: library, source: "notification").perform(link) },
+                                       notice: { [log] in log.notice("\($0)") })
+                liveTask = Task { await live.run() }
+            } catch {
+                log.warning("live session notifications are unavailable", metadata: ["error": "\(error)"])
+            }
+        }
+        let chores = Chores(delayed: DelayedIntentRunner(runner: IntentRunner(library: library, source: "daemon")),
+                            contexts: ContextControl(store: library.store))
         let timers = [
+            repeating(.seconds(30)) { [log] in
+                do {
+                    for ran in try chores.delayed.runDue(now: library.store.clock()) { log.info("ran a delayed intent: \(ran.sentence)") }
+                    _ = try chores.contexts.sync()
+                } catch {
+                    log.warning("delayed intents could not run", metadata: ["error": "\(error)"])
+                }
+            },
             repeating(options.applyInterval) { [service] in
                 service.keeper.requestApply()
                 service.refreshGlance()
@@ -160,6 +186,13 @@ public final class EngramDaemon: @unchecked Sendable {
         stopRequested.wait()
 
         for timer in timers { timer.cancel() }
+        if let liveTask {
+            // Take live notifications down before the bus closes.
+            liveTask.cancel()
+            let done = DispatchSemaphore(value: 0)
+            Task { await liveTask.value; done.signal() }
+            _ = done.wait(timeout: .now() + 2)
+        }
         watcher.cancel()
         service.keeper.close()
         service.search.sync { $0.closeReader() }
@@ -204,5 +237,16 @@ public final class EngramDaemon: @unchecked Sendable {
     /// This program's absolute path, so terminals run the same `engram` as the daemon.
     static func executablePath() -> String {
         (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    }
+}
+
+/// The daemon's half-minute chores: due delayed intents and following do-not-disturb.
+/// Only the daemon's serial timer queue touches them.
+private final class Chores: @unchecked Sendable {
+    let delayed: DelayedIntentRunner
+    let contexts: ContextControl
+    init(delayed: DelayedIntentRunner, contexts: ContextControl) {
+        self.delayed = delayed
+        self.contexts = contexts
     }
 }

@@ -22,5 +22,6 @@ struct EngramCommand: ParsableCommand {
             AskCommand.self, ShortcutCommand.self, ContextCommand.self, AnalyticsCommand.self,
             ConnectionsCommand.self, PrivacyCommand.self,
             DaemonCommand.self,
+            FeedCommand.self,
         ])
 }

@@ -77,7 +77,7 @@ final class MockHarness: @unchecked Sendable {
     func adaptsToCapabilities(_ c: Case) async throws {
         let h = try MockHarness(capabilities: c.capabilities, serverName: c.serverName, storeTitle: "Rust & <Friends>")
         h.start()
-        let first = try await h.waitForNotifications(atLeast: 1).first!
+        let first = try #require(try await h.waitForNotifications(atLeast: 1).first)
         // The session on screen: 1 of 8 topics done, the title shown literally.
         #expect(first.appName == "Engram")
         let essentials = c.body ? "" : " · 1 of 8 topics done · under a minute"

@@ -131,10 +131,14 @@ final class DaemonFixture: @unchecked Sendable {
     /// The pid of the process owning org.engram.Engram, or nil when nobody does.
     func daemonPID() throws -> Int32? {
         guard let owner = try client.nameOwner(Self.busName) else { return nil }
-        let reply = try client.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
-                                    interface: "org.freedesktop.DBus", method: "GetConnectionUnixProcessID",
-                                    arguments: [.string(owner)])
-        return reply.first?.uint32Value.map { Int32($0) }
+        do {
+            let reply = try client.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                                        interface: "org.freedesktop.DBus", method: "GetConnectionUnixProcessID",
+                                        arguments: [.string(owner)])
+            return reply.first?.uint32Value.map { Int32($0) }
+        } catch let e as DBusError where e.name == "org.freedesktop.DBus.Error.NameHasNoOwner" {
+            return nil  // the owner left between the two questions: no daemon runs
+        }
     }
 
     /// One recorded terminal launch: its argv and the signal state it started with.

@@ -1,0 +1,190 @@
+import EngramCore
+import Foundation
+import Testing
+
+@testable import Feeds
+
+/// Feeds re-implement a few core rules without Foundation (so bars start fast); these keep them in step.
+@Suite struct CoreParityTests {
+    /// A deterministic generator, so failures reproduce.
+    struct SplitMix: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    static func facts(_ m: Memory) -> MemoryFacts {
+        MemoryFacts(id: m.id, kind: MemoryKind(storeValue: m.type.rawValue), tags: m.tags, context: m.context,
+                    created: m.created.timeIntervalSince1970, lastReinforced: m.lastReinforced.timeIntervalSince1970,
+                    useCount: m.useCount, pinned: m.pinned)
+    }
+
+    @Test("decay score and expiry equal DecayModel's, with default and configured curves")
+    func decay() throws {
+        var rng = SplitMix(state: 42)
+        let configured = try EngramConfig.parse("[decay]\nreinforcement_factor = 2.5\n[decay.half_life_days]\nnote = 7\nquote = 400\n")
+        let feedConfigured = FeedConfig.parse("[decay]\nreinforcement_factor = 2.5\n[decay.half_life_days]\nnote = 7\nquote = 400\n")
+        for (core, feed) in [(DecayModel.standard, FeedDecay.standard), (configured.decay, feedConfigured.decay)] {
+            for n in 0..<500 {
+                let created = Date(timeIntervalSince1970: 1.7e9 + Double.random(in: 0...3e7, using: &rng))
+                let m = Memory(id: "m\(n)", content: "x", type: MemoryType.allCases.randomElement(using: &rng)!, created: created,
+                               lastReinforced: created.addingTimeInterval(Double.random(in: 0...1e7, using: &rng)),
+                               useCount: Int.random(in: 0...12, using: &rng), pinned: Int.random(in: 0...9, using: &rng) == 0)
+                let now = m.lastReinforced.addingTimeInterval(Double.random(in: 0...4e7, using: &rng))
+                let f = Self.facts(m)
+                #expect(abs(core.score(of: m, at: now) - feed.score(of: f, at: now.timeIntervalSince1970)) < 1e-12)
+                #expect(core.isExpired(m, at: now) == feed.isExpired(f, at: now.timeIntervalSince1970))
+                switch (core.expiry(of: m), feed.expiry(of: f)) {
+                case (nil, nil): break
+                case (let a?, let b?): #expect(abs(a.timeIntervalSince1970 - b) < 1e-3)
+                default: Issue.record("expiry differs for \(m)")
+                }
+            }
+        }
+    }
+
+    @Test("stats equal `engram stats` (Store.stats) for every context, in a fixed time zone")
+    func stats() throws {
+        let f = try MemoryOfTheDayTests.samples()
+        try f.store.link("s001", "s002", origin: .manual)
+        for (hoursLater, context) in [(0.0, nil), (0, "work"), (30, "personal"), (24 * 40, nil), (5, "nowhere")] as [(Double, String?)] {
+            let now = FeedFixture.now.addingTimeInterval(hoursLater * 3600)
+            try f.store.setSetting("context", context)
+            let core = try f.store.stats(now: now, decay: .standard, context: context, timeZone: TimeZone(secondsFromGMT: FeedFixture.offset)!)
+            guard case .stats(let s) = try f.build(FeedRequest(.stats), at: now).payload else {
+                Issue.record("no stats payload"); continue
+            }
+            let label = "context \(context ?? "all"), +\(hoursLater) h"
+            #expect(s.total == core.total, "\(label)")
+            #expect(s.today == core.today, "\(label)")
+            #expect(s.thisWeek == core.thisWeek, "\(label)")
+            #expect(s.topTag == core.topTag && s.topTagCount == core.topTagCount, "\(label)")
+            #expect(s.connections == core.connections, "\(label)")
+            #expect(s.streakDays == core.streakDays, "\(label)")
+            #expect(Dictionary(uniqueKeysWithValues: s.perType.filter { $0.value > 0 }.map { ($0.key.rawValue, $0.value) }) == core.perType, "\(label)")
+            #expect(s.expiringSoon == core.expiringSoon && s.expired == core.expired, "\(label)")
+            #expect(s.pinned == core.pinned, "\(label)")
+            #expect((s.curricula, s.topics, s.topicsDone) == (core.curricula, core.topics, core.topicsDone), "\(label)")
+        }
+    }
+
+    @Test("local days follow the system time zone as Foundation's Calendar does")
+    func systemCalendar() {
+        var cal = Calendar(identifier: .gregorian)
+        cal.timeZone = .current
+        for offsetDays in stride(from: -400.0, through: 400, by: 13.37) {
+            let instant = FeedFixture.now.addingTimeInterval(offsetDays * 86_400)
+            let day = LocalCalendar.system.dayNumber(instant.timeIntervalSince1970)
+            #expect(LocalCalendar.system.startOfDay(day) == cal.startOfDay(for: instant).timeIntervalSince1970)
+        }
+    }
+
+    @Test("the review feed's due count is the stats feed's expiring-soon count")
+    func reviewMatchesStats() throws {
+        let f = try MemoryOfTheDayTests.samples()
+        for days in stride(from: 0.0, through: 120, by: 10) {
+            let now = FeedFixture.now.addingTimeInterval(days * 86_400)
+            guard case .stats(let s) = try f.build(FeedRequest(.stats), at: now).payload,
+                  case .review(let r, _) = try f.build(FeedRequest(.review), at: now).payload else {
+                Issue.record("payloads"); continue
+            }
+            #expect(r.due == s.expiringSoon, "+\(days) days")
+            #expect(r.faded == s.expired, "+\(days) days")
+        }
+    }
+
+    @Test("titles are the core model's titles", arguments: [
+        "plain", "  # Heading\nbody", "\n\n   \n second line", "### \t spaced  \t\nx", "   ", "", "a\r\nb",
+        "\u{2003}em space\u{00A0}", "#", "line\u{2028}separator", "e\u{301}\nx", "👩‍👩‍👧‍👦 family",
+    ])
+    func titles(_ content: String) {
+        let core = Memory(id: "x", content: content, created: Date()).title
+        #expect(FeedMemory(facts: MemoryFacts(id: "x", created: 0), content: content).title == core)
+    }
+
+    @Test("the recent feed lists what Store.recentMemories lists, in order")
+    func recent() throws {
+        let f = try MemoryOfTheDayTests.samples()
+        let core = try f.store.recentMemories(limit: 25).map(\.id)
+        guard case .memories(let list) = try f.build(FeedRequest(.recent, limit: 25)).payload else { Issue.record("payload"); return }
+        #expect(list.map(\.memory.id) == core)
+        let stored = try f.store.memories(ids: core)
+        #expect(list.map(\.memory.content) == stored.map(\.content))
+        #expect(list.map(\.memory.facts.tags) == stored.map(\.tags))
+    }
+
+    @Test("the session feed shows Store.activeSession, with the same running time")
+    func session() throws {
+        let f = try FeedFixture.standard()
+        for step in ["running", "paused", "resumed"] {
+            let now = f.clock.now
+            if step == "paused" { _ = try f.store.transition(.pause) }
+            if step == "resumed" { f.clock.set(now.addingTimeInterval(600)); _ = try f.store.transition(.resume) }
+            let later = f.clock.now.addingTimeInterval(90)
+            let core = try #require(try f.store.activeSession())
+            guard case .session(let d?) = try f.build(FeedRequest(.session), at: later).payload else { Issue.record("idle"); continue }
+            #expect(d.session.id == core.id)
+            #expect(d.session.state.rawValue == core.state.rawValue)
+            #expect(abs(d.elapsed - core.elapsed(at: later)) < 0.01, "\(step)")
+            #expect(d.session.progressDone == core.progressDone && d.session.progressTotal == core.progressTotal)
+        }
+    }
+
+    @Test("data and config folders resolve as EngramPaths does", arguments: [
+        ["HOME": "/home/ada"],
+        ["HOME": "/home/ada", "XDG_DATA_HOME": "/data", "XDG_CONFIG_HOME": "/cfg"],
+        ["HOME": "/home/ada", "XDG_DATA_HOME": "relative/ignored"],
+        ["HOME": "/home/ada", "ENGRAM_DATA_DIR": "/srv/engram", "ENGRAM_CONFIG_DIR": "/etc/engram"],
+        ["HOME": "/home/ada", "ENGRAM_DATA_DIR": ""],
+    ])
+    func paths(_ env: [String: String]) {
+        let core = EngramPaths.fromEnvironment(env)
+        let feed = FeedPaths.resolve(env)
+        #expect(feed.storePath == core.storePath)
+        #expect(feed.configPath == core.configPath)
+    }
+
+    @Test("config.toml gives the same curve and privacy switch as EngramConfig", arguments: [
+        "",
+        "[decay]\nreinforcement_factor = 2\n",
+        "[decay.half_life_days]\nnote = 10\ntask = 3.5 # short\n",
+        "[decay]\nhalf_life_days = { idea = 90, learning = 1_000 }\n",
+        "decay.reinforcement_factor = 1.25\ndecay.half_life_days.quote = 365\n",
+        "title = \"\"\"\n[decay]\nreinforcement_factor = 9\n\"\"\"\n[privacy]\nfeeds = false\n",
+        "phrases = [\n  [\"a\", \"b\"], # [decay]\n  ['c'],\n]\n[decay]\n\"reinforcement_factor\" = 3.0\n",
+        "[[shortcuts]]\nkey = \"<Super>m\"\n[privacy]\nfeeds = true\ngnome = false\n",
+        "[index]\nupdated = 1979-05-27T07:32:00Z\nday = 1979-05-27\n[decay.half_life_days]\nnote = 0x10\n",
+    ])
+    func config(_ toml: String) throws {
+        let core = try EngramConfig.parse(toml)
+        let feed = FeedConfig.parse(toml)
+        #expect(feed.warnings.isEmpty, "\(feed.warnings)")
+        #expect(feed.decay.reinforcementFactor == core.decay.reinforcementFactor)
+        for kind in MemoryType.allCases {
+            #expect(feed.decay.halfLifeDays[MemoryKind(rawValue: kind.rawValue)!] == core.decay.halfLifeDays[kind], "\(kind)")
+        }
+        #expect(feed.feedsEnabled == !core.disabledIntegrations.contains("feeds"))
+    }
+
+    @Test("a config EngramConfig refuses gives feeds the defaults and a warning, not a broken bar", arguments: [
+        "[decay.half_life_days]\nfortnight = 14\n", "[decay]\nreinforcement_factor = 0.5\n", "[decay\nbroken",
+    ])
+    func badConfig(_ toml: String) {
+        #expect(throws: (any Error).self) { try EngramConfig.parse(toml) }
+        let feed = FeedConfig.parse(toml)
+        #expect(!feed.warnings.isEmpty)
+        #expect(feed.decay == .standard)
+    }
+
+    @Test("memory kinds carry the core types' icon names")
+    func icons() {
+        for t in MemoryType.allCases {
+            #expect(MemoryKind(rawValue: t.rawValue)?.iconName == t.iconName)
+        }
+    }
+}
