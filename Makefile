@@ -44,6 +44,7 @@ bench:
 	@scripts/install-deps.sh --bench
 	$(SWIFT) build -c release --product engram
 	$(SWIFT) build -c release --product engram-bench
+	$(SWIFT) build -c release --product engram-feed
 	dbus-run-session -- /usr/bin/python3 scripts/bench/run.py $(BUILD)/release/engram $(BUILD)/release/engram-bench $(BENCH_OUT) $(BENCH_FLAGS)
 
 man: deps
