@@ -28,7 +28,7 @@ def measure(bench):
         f.write(out)
     cmds.append(("cat", "cat " + cached))
     hf = os.path.join(bench.work, "hyperfine-feeds.json")
-    runs = "20" if bench.quick else "100"
+    runs = "20" if bench.quick else "60"
     args = ["hyperfine", "-N", "--warmup", "10", "--runs", runs, "--style", "none", "--export-json", hf]
     for name, cmd in cmds:
         args += ["-n", name, cmd]
