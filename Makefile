@@ -6,7 +6,7 @@ CONFIG ?= debug
 DEMO_DIR ?= $(CURDIR)/demo-data
 ENGRAM = $(BUILD)/$(CONFIG)/engram
 
-.PHONY: all deps build release run demo test test-unit test-e2e man completions install clean
+.PHONY: all deps build release run demo test test-unit test-e2e man completions install clean bench
 
 all: build
 
@@ -37,6 +37,15 @@ test: deps
 	$(SWIFT) test --skip-build --filter NotifierTests
 	$(SWIFT) test --skip-build --filter '^DaemonTests\.'
 
+
+# Engram against native C++, python3-xapian and FTS5 on ~63k Debian package descriptions; results in bench-out/.
+BENCH_OUT ?= $(CURDIR)/bench-out
+bench:
+	@scripts/install-deps.sh --bench
+	$(SWIFT) build -c release --product engram
+	$(SWIFT) build -c release --product engram-bench
+	$(SWIFT) build -c release --product engram-feed
+	dbus-run-session -- /usr/bin/python3 scripts/bench/run.py $(BUILD)/release/engram $(BUILD)/release/engram-bench $(BENCH_OUT) $(BENCH_FLAGS)
 
 man: deps
 	$(SWIFT) package --allow-writing-to-package-directory generate-manual --multi-page

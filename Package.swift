@@ -90,6 +90,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // `make bench`: in-process query latency (not installed; lives with the other bench drivers).
+        .executableTarget(
+            name: "engram-bench",
+            dependencies: ["EngramCore", "Indexer"],
+            path: "scripts/bench/engram-bench"
+        ),
         .testTarget(name: "EngramCoreTests", dependencies: ["EngramCore"]),
         .testTarget(name: "IndexerTests", dependencies: ["Indexer", "EngramCore", "CXapian"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus"]),

@@ -16,7 +16,7 @@ if [ "${1:-}" = "--widgets" ]; then
     polybar fuzzel wofi libnotify-bin xdotool wtype x11-utils fonts-dejavu-core jq)
 fi
 if [ "${1:-}" = "--bench" ]; then
-  packages+=(python3-xapian hyperfine g++)
+  packages+=(python3-xapian python3-dbus hyperfine g++ libxapian-dev dbus-daemon dbus-bin)
 fi
 
 missing=()

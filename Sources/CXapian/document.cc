@@ -10,6 +10,11 @@ constexpr Xapian::termpos field_gap = 100;
 
 }  // namespace
 
+void configure_generator(Xapian::TermGenerator &generator) {
+    generator.set_stemmer(Xapian::Stem("english"));
+    generator.set_stemming_strategy(Xapian::TermGenerator::STEM_SOME);
+}
+
 Xapian::Document build_document(Xapian::TermGenerator &generator, const cx_document_fields &fields) {
     require(present(fields.kind) && fields.kind.length > 0, "document kind is required");
     require(present(fields.id) && fields.id.length > 0, "document id is required");

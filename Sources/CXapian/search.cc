@@ -92,11 +92,10 @@ cx_status cx_database_search(cx_database *database, const cx_search_options *opt
 
         auto results = std::make_unique<cx_results>();
         std::string corrected;
-        Xapian::Query query = parse_user_query(database->db, to_string(options->query), options->flags, &corrected);
-        if (!corrected.empty()) {
-            results->corrected = corrected;
-            results->has_corrected = true;
-        }
+        // A spelling suggestion costs milliseconds at tens of thousands of words (trigram lookups for
+        // every word), so it is only worked out when the query as typed finds nothing (below).
+        const uint32_t flags = options->flags & ~uint32_t(CX_SEARCH_SPELLING);
+        Xapian::Query query = parse_user_query(database->db, to_string(options->query), flags, nullptr);
         if (!query.empty() && options->kind_count > 0 && options->limit > 0) {
             Xapian::Enquire enquire(database->db);
             enquire.set_query(Xapian::Query(Xapian::Query::OP_FILTER,
@@ -107,9 +106,17 @@ cx_status cx_database_search(cx_database *database, const cx_search_options *opt
             Xapian::MSet mset = enquire.get_mset(options->offset, options->limit, check_at_least);
             collect_hits(mset, options->snippet_length, *results);
         }
+        const bool spelling = options->flags & CX_SEARCH_SPELLING;
+        if (spelling && results->estimated_total == 0) {
+            parse_user_query(database->db, to_string(options->query), options->flags, &corrected);
+            if (!corrected.empty()) {
+                results->corrected = corrected;
+                results->has_corrected = true;
+            }
+        }
         // Xapian never corrects the word being typed (the partial last word). When
         // nothing matches, correct it as a finished word so "did you mean" can help.
-        bool typing = (options->flags & CX_SEARCH_PARTIAL) && (options->flags & CX_SEARCH_SPELLING);
+        bool typing = (options->flags & CX_SEARCH_PARTIAL) && spelling;
         if (typing && !results->has_corrected && results->estimated_total == 0) {
             std::string finished = to_string(options->query) + " ";
             parse_user_query(database->db, finished, options->flags & ~uint32_t(CX_SEARCH_PARTIAL), &corrected);

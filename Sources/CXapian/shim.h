@@ -103,6 +103,9 @@ struct cx_writer {
     bool in_transaction = false;
 };
 
+/// Sets Engram's term generation: English stemmer, STEM_SOME (the writer and bulk builds share it).
+void configure_generator(Xapian::TermGenerator &generator);
+
 /// Builds the document for fields (terms, values, data) with the generator's settings.
 Xapian::Document build_document(Xapian::TermGenerator &generator, const cx_document_fields &fields);
 

@@ -33,8 +33,7 @@ cx_status cx_writer_open(const char *path, int create, cx_writer **writer_out, c
         // No DB_RETRY_LOCK: a held lock must fail at once, not block.
         int flags = create ? Xapian::DB_CREATE_OR_OPEN : Xapian::DB_OPEN;
         auto writer = std::make_unique<cx_writer>(cx_writer{Xapian::WritableDatabase(path, flags), Xapian::TermGenerator(), false});
-        writer->generator.set_stemmer(Xapian::Stem("english"));
-        writer->generator.set_stemming_strategy(Xapian::TermGenerator::STEM_SOME);
+        configure_generator(writer->generator);
         *writer_out = writer.release();
         return CX_STATUS_SUCCESS;
     } catch (...) {

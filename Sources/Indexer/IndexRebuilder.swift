@@ -1,3 +1,4 @@
+import CXapian
 import Foundation
 
 /// Rebuilds the index from scratch into a new generation and swaps it in atomically.
@@ -12,6 +13,10 @@ public final class IndexRebuilder {
     public let stubPath: String
     /// How many documents are indexed between progress reports.
     public var progressInterval = 256
+    /// How many cores a large rebuild uses (shards indexed at once, then compacted into one).
+    public var threads = min(max(ProcessInfo.processInfo.activeProcessorCount, 1), 4)
+    /// Rebuilds of fewer documents than this index on one thread, where sharding costs more than it saves.
+    public var parallelThreshold = 4000
 
     /// Creates a rebuilder for the index whose stub is at stubPath.
     public init(stubPath: String) {
@@ -51,16 +56,11 @@ public final class IndexRebuilder {
         let name = try IndexLayout.makeGeneration(forStub: stubPath)
         let generation = IndexLayout.generationPath(forStub: stubPath, name: name)
         do {
-            let writer = try IndexWriter.open(at: generation, create: true)
-            defer { writer.close() }
-            var done = 0
-            for document in documents {
-                try writer.upsert(document)
-                done += 1
-                if done % max(progressInterval, 1) == 0 { progress(done, max(count, done)) }
+            if threads > 1 && count >= parallelThreshold {
+                try buildInParallel(Array(documents), at: generation, lastAppliedSeq: lastAppliedSeq, progress: progress)
+            } else {
+                try buildSequentially(documents, count: count, at: generation, lastAppliedSeq: lastAppliedSeq, progress: progress)
             }
-            try writer.commit(lastAppliedSeq: lastAppliedSeq)
-            progress(done, max(count, done))
         } catch {
             try? FileManager.default.removeItem(atPath: generation)
             throw error
@@ -76,5 +76,35 @@ public final class IndexRebuilder {
         for old in IndexLayout.generations(forStub: stubPath) where (Int(old) ?? 0) < number {
             try? FileManager.default.removeItem(atPath: IndexLayout.generationPath(forStub: stubPath, name: old))
         }
+    }
+
+    /// One writer, one document at a time (small rebuilds).
+    private func buildSequentially<S: Sequence>(
+        _ documents: S, count: Int, at generation: String, lastAppliedSeq: Int64, progress: (_ done: Int, _ total: Int) -> Void
+    ) throws where S.Element == IndexDocument {
+        let writer = try IndexWriter.open(at: generation, create: true)
+        defer { writer.close() }
+        var done = 0
+        for document in documents {
+            try writer.upsert(document)
+            done += 1
+            if done % max(progressInterval, 1) == 0 { progress(done, max(count, done)) }
+        }
+        try writer.commit(lastAppliedSeq: lastAppliedSeq)
+        progress(done, max(count, done))
+    }
+
+    /// Shards indexed on `threads` cores at once, then compacted into the generation (large rebuilds).
+    private func buildInParallel(
+        _ documents: [IndexDocument], at generation: String, lastAppliedSeq: Int64, progress: (_ done: Int, _ total: Int) -> Void
+    ) throws {
+        let arena = ByteArena()
+        var days = IndexWriter.DayCache()
+        let fields = documents.map { IndexWriter.fields(for: $0, in: arena, days: &days) }
+        progress(0, documents.count)
+        try fields.withUnsafeBufferPointer { buffer in
+            try shimCall { cx_build_database(generation, buffer.baseAddress, buffer.count, lastAppliedSeq, UInt32(threads), $0) }
+        }
+        progress(documents.count, documents.count)
     }
 }

@@ -41,7 +41,13 @@ public final class IndexWriter {
     public func upsert(_ doc: IndexDocument) throws {
         let handle = try openHandle()
         let arena = ByteArena()
-        var fields = cx_document_fields(
+        var fields = Self.fields(for: doc, in: arena)
+        try shimCall { cx_writer_replace(handle, &fields, $0) }
+    }
+
+    /// The shim's view of a document, its bytes owned by arena.
+    static func fields(for doc: IndexDocument, in arena: ByteArena, days: inout DayCache) -> cx_document_fields {
+        cx_document_fields(
             kind: arena.bytes(doc.kind.rawValue),
             id: arena.bytes(doc.id),
             title: arena.bytes(doc.title),
@@ -52,10 +58,28 @@ public final class IndexWriter {
             tags: arena.array(doc.tags),
             tag_count: doc.tags.count,
             created: doc.created.timeIntervalSince1970,
-            created_day: arena.bytes(Self.dayString(doc.created)),
+            created_day: arena.bytes(days.day(of: doc.created)),
             expiry: doc.expiry?.timeIntervalSince1970 ?? CX_EXPIRY_NEVER,
             data: arena.bytes(DocumentData.encode(doc)))
-        try shimCall { cx_writer_replace(handle, &fields, $0) }
+    }
+
+    /// The shim's view of one document (no day cache).
+    static func fields(for doc: IndexDocument, in arena: ByteArena) -> cx_document_fields {
+        var days = DayCache()
+        return fields(for: doc, in: arena, days: &days)
+    }
+
+    /// Remembers the last creation day computed: a bulk import stamps thousands of items with one time.
+    struct DayCache {
+        private var last: (date: Date, day: String)?
+
+        /// The creation day of date, as `dayString` gives it.
+        mutating func day(of date: Date) -> String {
+            if let last, last.date == date { return last.day }
+            let day = IndexWriter.dayString(date)
+            last = (date, day)
+            return day
+        }
     }
 
     /// Deletes an item, and its words from the spelling data; deleting a missing item does nothing.

@@ -96,4 +96,52 @@ struct RebuildTests {
         // Xapian's own tools follow the stub too.
         #expect(try run("/usr/bin/quest", ["-d", dir.stubPath, "first"]).contains("id=m1"))
     }
+
+    @Test func parallelRebuildWritesWhatTheSequentialOneWrites() throws {
+        let words = ["walrus", "narwhal", "orca", "beluga", "manatee", "dugong"]
+        var docs = (0..<300).map { i in
+            memory("m\(i)", "\(words[i % 6]) note \(i)\nabout \(words[(i + 1) % 6]) and \(words[(i + 2) % 6]) swimming",
+                   tags: [i % 2 == 0 ? "Even" : "odd"])
+        }
+        docs.append(memory("m7", "replaced: a lonely sirenian"))  // a repeat: the last one wins
+        let sequentialDir = TemporaryDirectory()
+        let sequential = IndexRebuilder(stubPath: sequentialDir.stubPath)
+        sequential.threads = 1
+        try sequential.rebuild(from: docs, lastAppliedSeq: 9)
+        let parallel = IndexRebuilder(stubPath: dir.stubPath)
+        parallel.threads = 3
+        parallel.parallelThreshold = 1
+        var reports: [(Int, Int)] = []
+        try parallel.rebuild(from: docs, lastAppliedSeq: 9) { reports.append(($0, $1)) }
+        #expect(reports.last.map { [$0.0, $0.1] } == [301, 301])
+
+        let a = try IndexReader.open(at: sequentialDir.stubPath), b = try IndexReader.open(at: dir.stubPath)
+        #expect(try b.documentCount(kind: .memory) == 300)
+        #expect(try b.lastAppliedSeq() == 9)
+        for query in ["walrus", "narwhal swimming", "\"about orca\"", "tag:even beluga", "sirenian", "title:dugong", "manat"] {
+            let all: (inout SearchRequest) -> Void = { $0.limit = 1000 }
+            #expect(try Set(ids(b, query, configure: all)) == Set(ids(a, query, configure: all)), "\(query)")
+        }
+        #expect(try ids(b, "sirenian") == ["m7"])
+        #expect(try b.spellingWords() == a.spellingWords())
+        #expect(try b.termsAndSpelling(kind: .memory, id: "m42") == a.termsAndSpelling(kind: .memory, id: "m42"))
+        #expect(IndexLayout.generations(forStub: dir.stubPath).count == 1)  // no shard left behind
+        let generation = try #require(try IndexLayout.currentGeneration(forStub: dir.stubPath))
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: (generation as NSString).deletingLastPathComponent)
+        #expect(leftovers.allSatisfy { !$0.contains("shard") })
+    }
+
+    @Test func failedParallelRebuildLeavesTheIndexInUseUntouched() throws {
+        try makeIndex(dir, before, seq: 5).close()
+        let rebuilder = IndexRebuilder(stubPath: dir.stubPath)
+        rebuilder.threads = 2
+        rebuilder.parallelThreshold = 1
+        #expect(throws: IndexError.self) {
+            try rebuilder.rebuild(from: Array(after.prefix(10)) + [memory("", "a document without an id")], lastAppliedSeq: 42)
+        }
+        #expect(try IndexReader.open(at: dir.stubPath).lastAppliedSeq() == 5)
+        #expect(IndexLayout.generations(forStub: dir.stubPath).count == 1)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: IndexLayout.generationsDirectory(forStub: dir.stubPath))
+        #expect(leftovers.allSatisfy { !$0.contains("shard") })
+    }
 }

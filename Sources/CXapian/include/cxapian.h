@@ -164,6 +164,17 @@ void cx_writer_destroy(cx_writer *writer) CX_NOEXCEPT;
 /** Adds or replaces the document with the same kind and id, updating the spelling data. */
 cx_status cx_writer_replace(cx_writer *writer, const cx_document_fields *fields, cx_error **error_out) CX_NOEXCEPT;
 
+/**
+ * Builds a new database at path (an empty or missing directory, not yet in use) from count documents.
+ *
+ * The documents are split by identity into threads shards indexed at the same time, then compacted
+ * into path; the result is what cx_writer_replace for each document and cx_writer_commit(last_seq)
+ * would have written (docids aside), in less time on several cores.  Repeats of one kind and id: the
+ * last wins.  On failure the shards are removed and path is left for the caller to remove.
+ */
+cx_status cx_build_database(const char *path, const cx_document_fields *docs, size_t count, int64_t last_seq,
+                            unsigned threads, cx_error **error_out) CX_NOEXCEPT;
+
 /** Deletes one document and its spelling contribution; *deleted_out (optional) is 1 if it existed. */
 cx_status cx_writer_delete(cx_writer *writer, cx_bytes kind, cx_bytes id, int *deleted_out, cx_error **error_out) CX_NOEXCEPT;
 
@@ -220,7 +231,7 @@ cx_status cx_database_spellings(cx_database *database, cx_strings **words_out, c
 typedef enum cx_search_flags {
     /** Treat the last word as a prefix unless followed by whitespace. */
     CX_SEARCH_PARTIAL = 1u << 0,
-    /** Ask for a spelling correction ("did you mean"); never applied. */
+    /** Ask for a spelling correction ("did you mean"); never applied. cx_database_search works it out only when nothing matches. */
     CX_SEARCH_SPELLING = 1u << 1,
     /** Ignore all query syntax: words only, no prefixes, ranges or operators. */
     CX_SEARCH_PLAIN_WORDS = 1u << 2,

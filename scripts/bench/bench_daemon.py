@@ -1,0 +1,129 @@
+"""Daemon measurements for run.py: GNOME provider round trip vs a python provider, capture to
+searchable, and the daemon's resident memory idle and under query load.
+
+Needs a session bus (run.py runs under dbus-run-session) and an `engram daemon` subcommand.
+"""
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+import uuid
+
+import dbus
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PY = "/usr/bin/python3"
+NAME = "org.engram.Engram"
+PROVIDER_PATH = "/org/engram/Engram/SearchProvider"
+
+
+def rss_mb(pid):
+    with open("/proc/%d/status" % pid) as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def wait_for_name(name, proc, seconds=60):
+    bus = dbus.SessionBus()
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if bus.name_has_owner(name):
+            return
+        if proc.poll() is not None:
+            raise SystemExit("bench: %s exited (%s) before taking %s" % (proc.args, proc.returncode, name))
+        time.sleep(0.05)
+    raise SystemExit("bench: nobody took %s within %d s" % (name, seconds))
+
+
+def summarise(ms):
+    from run import pct
+    return {"p50_ms": round(pct(ms, 50), 3), "p99_ms": round(pct(ms, 99), 3), "max_ms": round(max(ms), 3), "n": len(ms)}
+
+
+def round_trips(bench, name, rounds):
+    p = subprocess.run([PY, os.path.join(HERE, "provider_client.py"), name, os.path.join(HERE, "queries.jsonl"), str(rounds)],
+                       capture_output=True, text=True, check=True)
+    return json.loads(p.stdout)["ms"]
+
+
+def measure(bench):
+    if not os.environ.get("DBUS_SESSION_BUS_ADDRESS"):
+        bench.r["notes"].append("daemon: not measured (no session bus; `make bench` runs the bench under dbus-run-session)")
+        return
+    rounds = 2 if bench.quick else 10
+    log = open(os.path.join(bench.work, "daemon.log"), "w")
+    daemon = subprocess.Popen(bench.eng("daemon"), env=bench.env, stdout=log, stderr=log)
+    py = None
+    try:
+        wait_for_name(NAME, daemon)
+        time.sleep(2)  # let it settle: first index pass, caches
+        idle = rss_mb(daemon.pid)
+        bus = dbus.SessionBus()
+
+        # provider round trip: the daemon vs a python provider over the same index
+        engram_ms = round_trips(bench, NAME, rounds)
+        peak = [rss_mb(daemon.pid)]
+        py = subprocess.Popen([PY, os.path.join(HERE, "py_provider.py"), os.path.join(bench.data, "index"), "org.engram.PyBench"],
+                              stdout=subprocess.PIPE, stderr=log, text=True)
+        py.stdout.readline()
+        python_ms = round_trips(bench, "org.engram.PyBench", rounds)
+        bench.r["provider"] = {"engram": summarise(engram_ms), "python": summarise(python_ms),
+                               "client": "python-dbus, blocking; GetInitialResultSet + GetResultMetas(first 5) per query; "
+                                         "50 queries as the shell sends them (plain words)"}
+
+        # resident memory under query load: two clients at once while sampling
+        stop = threading.Event()
+
+        def sample():
+            while not stop.is_set():
+                peak.append(rss_mb(daemon.pid))
+                time.sleep(0.05)
+        t = threading.Thread(target=sample)
+        t.start()
+        loaders = [subprocess.Popen([PY, os.path.join(HERE, "provider_client.py"), NAME, os.path.join(HERE, "queries.jsonl"),
+                                     str(rounds)], stdout=subprocess.DEVNULL) for _ in range(2)]
+        for l in loaders:
+            l.wait()
+        stop.set()
+        t.join()
+        bench.r["daemon_rss"] = {"idle_mb": round(idle, 1), "load_mb": round(max(peak), 1), "corpus": bench.docs}
+
+        # capture to searchable: Remember over D-Bus, then the provider must find the new word
+        app = dbus.Interface(bus.get_object(NAME, "/org/engram/Engram", introspect=False), "org.engram.Engram1")
+        provider = dbus.Interface(bus.get_object(NAME, PROVIDER_PATH, introspect=False), "org.gnome.Shell.SearchProvider2")
+        ms, cli_ms = [], []
+        for i in range(5 if bench.quick else 20):
+            word = "zq" + uuid.uuid4().hex[:10]
+            t0 = time.perf_counter()
+            app.Remember("bench capture %s" % word, "note", dbus.Array([], signature="s"), "", "", timeout=30)
+            while not provider.GetInitialResultSet([word], timeout=30):
+                if time.perf_counter() - t0 > 10:
+                    raise SystemExit("bench: a captured memory was not searchable after 10 s")
+                time.sleep(0.002)
+            ms.append((time.perf_counter() - t0) * 1000)
+        for i in range(3 if bench.quick else 10):
+            word = "zq" + uuid.uuid4().hex[:10]
+            t0 = time.perf_counter()
+            subprocess.run(bench.eng("remember", "bench capture %s" % word), env=bench.env, check=True, stdout=subprocess.DEVNULL)
+            while not provider.GetInitialResultSet([word], timeout=30):
+                if time.perf_counter() - t0 > 10:
+                    raise SystemExit("bench: a memory captured by `engram remember` was not searchable after 10 s")
+                time.sleep(0.002)
+            cli_ms.append((time.perf_counter() - t0) * 1000)
+        c = summarise(ms)
+        c["cli"] = summarise(cli_ms)
+        bench.r["capture"] = c
+        print("bench: provider p50 %.2f ms (python %.2f); capture p50 %.0f ms; RSS idle %.1f MB load %.1f MB" % (
+            bench.r["provider"]["engram"]["p50_ms"], bench.r["provider"]["python"]["p50_ms"], c["p50_ms"], idle, max(peak)),
+            file=sys.stderr)
+    finally:
+        if py:
+            py.terminate()
+            py.wait()
+        daemon.terminate()
+        daemon.wait(timeout=30)
+        log.close()

@@ -1,0 +1,203 @@
+#!/usr/bin/python3
+"""`make bench`: Engram against its baselines, measured side by side in one run.
+
+Usage: run.py ENGRAM ENGRAM_BENCH OUTDIR [--quick]
+Writes OUTDIR/results.json, OUTDIR/results.md and OUTDIR/chart.svg. Every ratio compares
+figures measured in this run, on this machine, under the load recorded beside them.
+"""
+import json
+import os
+import platform
+import resource
+import shlex
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+PY = "/usr/bin/python3"
+
+
+def log(*a):
+    print("bench:", *a, file=sys.stderr, flush=True)
+
+
+def pct(xs, p):
+    s = sorted(xs)
+    if not s:
+        return None
+    k = (len(s) - 1) * p / 100
+    lo, hi = int(k), min(int(k) + 1, len(s) - 1)
+    return s[lo] + (s[hi] - s[lo]) * (k - lo)
+
+
+def timed(cmd, env=None, stdout=subprocess.DEVNULL):
+    """Runs cmd; returns (wall seconds, CPU seconds of the child, completed process)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t = time.monotonic()
+    p = subprocess.run(cmd, env=env, stdout=stdout, stderr=subprocess.PIPE, text=True)
+    wall = time.monotonic() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if p.returncode != 0:
+        raise SystemExit("bench: %s failed (%d): %s" % (" ".join(cmd), p.returncode, p.stderr[-2000:]))
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu, p
+
+
+def du(path):
+    total = 0
+    if os.path.isfile(path):
+        return os.path.getsize(path)
+    for d, _, files in os.walk(path):
+        for f in files:
+            try:
+                total += os.path.getsize(os.path.join(d, f))
+            except OSError:
+                pass
+    return total
+
+
+def machine():
+    model = "unknown"
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    with open("/proc/meminfo") as f:
+        mem = int(f.readline().split()[1]) // 1024
+    return {"nproc": os.cpu_count(), "cpu": model, "mem_mb": mem, "kernel": platform.release(),
+            "load_start": os.getloadavg()}
+
+
+class Bench:
+    def __init__(self, engram, engram_bench, out, quick):
+        self.engram, self.engram_bench, self.out, self.quick = engram, engram_bench, out, quick
+        self.work = os.path.join(out, "work")
+        shutil.rmtree(self.work, ignore_errors=True)
+        os.makedirs(self.work)
+        self.data = os.path.join(self.work, "engram-data")
+        self.env = dict(os.environ, XDG_DATA_HOME=os.path.join(self.work, "xdg-data"),
+                        XDG_CONFIG_HOME=os.path.join(self.work, "xdg-config"),
+                        XDG_RUNTIME_DIR=os.path.join(self.work, "xdg-run"), NO_COLOR="1")
+        for k in ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_RUNTIME_DIR"):
+            os.makedirs(self.env[k], mode=0o700, exist_ok=True)
+        self.r = {"machine": machine(), "import": {}, "query": {}, "notes": []}
+
+    def eng(self, *args):
+        return [self.engram] + list(args) + ["--data-dir", self.data]
+
+    # 1. corpus
+    def corpus(self):
+        self.corpus_path = os.path.join(self.work, "corpus.jsonl")
+        subprocess.run([os.path.join(ROOT, "scripts/debian-corpus.sh"), self.corpus_path], check=True)
+        if self.quick:
+            with open(self.corpus_path) as f:
+                lines = f.readlines()[:5000]
+            with open(self.corpus_path, "w") as f:
+                f.writelines(lines)
+        with open(self.corpus_path) as f:
+            self.docs = sum(1 for _ in f)
+        self.r["corpus"] = {"documents": self.docs, "bytes": os.path.getsize(self.corpus_path),
+                            "source": "apt-cache dumpavail, one memory per package, Section as tag"}
+        log("corpus: %d memories" % self.docs)
+
+    # 2. import and index throughput
+    def imports(self):
+        imp = self.r["import"]
+
+        def record(name, wall, cpu, size, what):
+            imp[name] = {"seconds": round(wall, 2), "cpu_seconds": round(cpu, 2), "docs_per_s": round(self.docs / wall),
+                         "docs_per_cpu_s": round(self.docs / cpu) if cpu > 0 else None, "bytes": size, "what": what}
+            log("%-22s %7.1f s wall %7.1f s CPU  %6d docs/s" % (name, wall, cpu, self.docs / wall))
+
+        native = os.path.join(self.work, "native_indexer")
+        subprocess.run(["g++", "-O2", "-std=c++17", os.path.join(HERE, "native_indexer.cc"), "-o", native, "-lxapian"], check=True)
+        db = os.path.join(self.work, "native.db")
+        wall, cpu, _ = timed([native, self.corpus_path, db])
+        record("native_cxx", wall, cpu, du(db), "C++ over libxapian, same terms, values, spelling; index only")
+        db = os.path.join(self.work, "pyxapian.db")
+        wall, cpu, _ = timed([PY, os.path.join(HERE, "py_xapian_indexer.py"), self.corpus_path, db])
+        record("python_xapian", wall, cpu, du(db), "python3-xapian, same documents; index only")
+        db = os.path.join(self.work, "fts5.sqlite")
+        wall, cpu, _ = timed([PY, os.path.join(HERE, "fts5_indexer.py"), self.corpus_path, db])
+        record("fts5", wall, cpu, du(db), "python3 sqlite3 FTS5 (porter), row + FTS row per memory; store and index")
+        wall, cpu, _ = timed(self.eng("import", self.corpus_path), env=self.env)
+        record("engram_import", wall, cpu, du(self.data), "engram import: store (SQLite/GRDB) + outbox + index + auto-links")
+        wall, cpu, _ = timed(self.eng("index", "rebuild"), env=self.env)
+        record("engram_rebuild", wall, cpu, du(os.path.join(self.data, "index.d")), "engram index rebuild: store snapshot -> fresh index")
+
+    # 3. query latency
+    def queries(self):
+        q = self.r["query"]
+        qfile = os.path.join(HERE, "queries.jsonl")
+        rounds = "5" if self.quick else "20"
+        _, _, p = timed([self.engram_bench, "--data-dir", self.data, "--queries", qfile, "--rounds", rounds],
+                        env=self.env, stdout=subprocess.PIPE)
+        res = json.loads(p.stdout)
+        for key, name in (("readerMs", "in_process_reader"), ("libraryMs", "in_process_library")):
+            xs = res[key]
+            q[name] = {"p50_ms": round(pct(xs, 50), 3), "p99_ms": round(pct(xs, 99), 3), "max_ms": round(max(xs), 3), "n": len(xs)}
+        q["per_query"] = res["queries"]
+        q["documents"] = res["documents"]
+        with open(qfile) as f:
+            specs = [json.loads(l) for l in f if l.strip()]
+        # engram search as a process, as rofi and scripts run it
+        cmds = []
+        for s in specs:
+            cmds.append(" ".join([self.engram, "search", "--data-dir", self.data] + (["--partial"] if s["partial"] else [])
+                                 + ["--", shell_quote(s["q"])]))
+        hf = os.path.join(self.work, "hyperfine-search.json")
+        runs = "2" if self.quick else "5"
+        subprocess.run(["hyperfine", "-N", "-i", "--warmup", "1", "--runs", runs, "--style", "none", "--export-json", hf] + cmds,
+                       check=True, env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        times = [t * 1000 for r in json.load(open(hf))["results"] for t in r["times"]]
+        q["process_search"] = {"p50_ms": round(pct(times, 50), 2), "p99_ms": round(pct(times, 99), 2), "n": len(times)}
+        hf = os.path.join(self.work, "hyperfine-version.json")
+        subprocess.run(["hyperfine", "-N", "--warmup", "2", "--runs", "20", "--style", "none", "--export-json", hf,
+                        self.engram + " --version"], check=True, env=self.env, stdout=subprocess.DEVNULL)
+        times = [t * 1000 for t in json.load(open(hf))["results"][0]["times"]]
+        q["process_version"] = {"p50_ms": round(pct(times, 50), 2), "p99_ms": round(pct(times, 99), 2), "n": len(times)}
+        log("query in-process p50 %.3f p99 %.3f ms; process p50 %.1f ms (--version %.1f)" % (
+            q["in_process_reader"]["p50_ms"], q["in_process_reader"]["p99_ms"], q["process_search"]["p50_ms"], q["process_version"]["p50_ms"]))
+
+    def run(self):
+        t = time.monotonic()
+        self.corpus()
+        self.imports()
+        self.queries()
+        if engram_has(self.engram, "daemon"):
+            import bench_daemon
+            bench_daemon.measure(self)
+        else:
+            self.r["notes"].append("provider round trip, capture to searchable, daemon RSS: not measured "
+                                   "(`engram daemon` is not on this branch yet)")
+        if engram_has(self.engram, "feed"):
+            import bench_feeds
+            bench_feeds.measure(self)
+        else:
+            self.r["notes"].append("feed cold start: not measured (`engram feed` is not on this branch yet)")
+        self.r["machine"]["load_end"] = os.getloadavg()
+        self.r["total_seconds"] = round(time.monotonic() - t, 1)
+        write_outputs(self.r, self.out)
+
+
+def engram_has(engram, command):
+    """Whether this engram build has a subcommand (the daemon and feeds arrive by merge)."""
+    text = subprocess.run([engram, "--help"], capture_output=True, text=True).stdout
+    return any(line.split()[:1] == [command] for line in text.splitlines() if line.startswith("  "))
+
+
+def shell_quote(s):
+    return shlex.quote(s)  # hyperfine -N splits shell-style: the query stays one argument, phrase quotes kept
+
+
+sys.path.insert(0, HERE)
+from report import write_outputs  # noqa: E402
+
+if __name__ == "__main__":
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    Bench(args[0], args[1], args[2], "--quick" in sys.argv).run()
