@@ -1,7 +1,13 @@
 #!/usr/bin/env bash
-# `make install`: the engram binary and its desktop files, each where the desktop reads it.
+# `make install`: engram, engram-feed, the Integrations/bin scripts, the desktop files and the feed timers,
+# each where the desktop reads it.
 #
 #   scripts/install.sh BINARY PREFIX        (DESTDIR=… for packaging; SYSTEMD_USER_UNIT_DIR=… to override)
+#
+# engram-feed is taken from BINARY's folder (FEED_BINARY=… to override): `make install` builds both.
+# The helper scripts find engram, engram-feed and each other on PATH, so they go next to them in PREFIX/bin;
+# the systemd timer units get that folder written into ExecStart. The integration configs and their
+# READMEs go to PREFIX/share/doc/engram/Integrations/.
 #
 # GNOME Shell reads search providers only from the system data folders (/usr/share, /usr/local/share),
 # never from ~/.local/share: install with PREFIX=/usr/local (the default) for GNOME. KRunner, D-Bus
@@ -22,7 +28,12 @@ else
   unitdir="$prefix/lib/systemd/user"     # /usr/lib/systemd/user, /usr/local/lib/systemd/user
 fi
 
-[ -x "$binary" ] || { echo "engram: $binary is not built; run make release first" >&2; exit 1; }
+feed_binary="${FEED_BINARY:-$(dirname "$binary")/engram-feed}"
+docdir="$datadir/doc/engram"
+
+for b in "$binary" "$feed_binary"; do
+  [ -x "$b" ] || { echo "engram: $b is not built; run make release first" >&2; exit 1; }
+done
 
 # put SOURCE DEST MODE: copies a file, substituting @bindir@ in templates (*.in).
 put() {
@@ -30,6 +41,12 @@ put() {
   mkdir -p "$(dirname "$dest")"
   if [[ "$src" == *.in ]]; then
     sed "s|@bindir@|$bindir|g" "$src" > "$dest.tmp"
+    chmod "$mode" "$dest.tmp"
+    mv "$dest.tmp" "$dest"
+  elif [[ "$src" == */Integrations/systemd/*.service ]]; then
+    # Written for ~/.local/bin (the manual install in Integrations/systemd/README.md): point them at bindir.
+    sed -e "s|%h/\.local/bin/|$bindir/|g" -e "s|PATH=%h/\.local/bin:|PATH=$bindir:%h/.local/bin:|" \
+        -e "s|file://%h/\.local/share/doc/engram/|file://$docdir/|" "$src" > "$dest.tmp"
     chmod "$mode" "$dest.tmp"
     mv "$dest.tmp" "$dest"
   else
@@ -40,6 +57,10 @@ put() {
 
 echo "Installing Engram into $destdir$prefix:"
 put "$binary" "$bindir/engram" 755
+put "$feed_binary" "$bindir/engram-feed" 755
+for script in "$root"/Integrations/bin/engram-*; do
+  put "$script" "$bindir/$(basename "$script")" 755
+done
 put "$desktop/applications/org.engram.Engram.desktop.in" "$datadir/applications/org.engram.Engram.desktop" 644
 put "$desktop/dbus-1/services/org.engram.Engram.service.in" "$datadir/dbus-1/services/org.engram.Engram.service" 644
 for xml in "$desktop"/dbus-1/interfaces/*.xml; do
@@ -49,6 +70,16 @@ put "$desktop/gnome-shell/search-providers/org.engram.Engram.search-provider.ini
     "$datadir/gnome-shell/search-providers/org.engram.Engram.search-provider.ini" 644
 put "$desktop/krunner/dbusplugins/org.engram.Engram.desktop" "$datadir/krunner/dbusplugins/org.engram.Engram.desktop" 644
 put "$desktop/systemd/user/engram.service.in" "$unitdir/engram.service" 644
+for unit in "$root"/Integrations/systemd/engram-*.service "$root"/Integrations/systemd/engram-*.timer; do
+  put "$unit" "$unitdir/$(basename "$unit")" 644
+done
+# The configs for Waybar, Conky, i3blocks, polybar, sway/i3 and their READMEs (the scripts are in bindir).
+for f in "$root"/Integrations/*.md "$root"/Integrations/*/*; do
+  rel="${f#"$root"/}"
+  case "$rel" in Integrations/bin/*) continue ;; esac
+  mode=644; [[ "$f" == *.sh ]] && mode=755
+  put "$f" "$docdir/$rel" "$mode"
+done
 
 if [ -z "$destdir" ]; then
   # Let the desktop find the engram:// handler, and systemd the unit, without logging out.
@@ -66,6 +97,9 @@ esac
 cat <<MSG
 Done. The daemon starts by itself on the first search (D-Bus activation); to start it with your session:
   systemctl --user enable --now engram.service
+Feeds for bars and widgets: $bindir/engram-feed motd --format waybar   (configs: $docdir/Integrations/)
+Morning review and evening summary notifications:
+  systemctl --user enable --now engram-morning-review.timer engram-evening-summary.timer
 Open engram:// links with Engram:  xdg-mime default org.engram.Engram.desktop x-scheme-handler/engram
 GNOME Shell picks up new search providers after you log out and in again; KRunner after: kquitapp5 krunner
 MSG
