@@ -13,7 +13,9 @@ packages=(
 if [ "${1:-}" = "--widgets" ]; then
   packages+=(dunst xvfb waybar sway conky-std i3blocks rofi grim x11-apps imagemagick
     # feeds end to end: the other bars and launchers, notify-send, typing into them, fonts, JSON
-    polybar fuzzel wofi libnotify-bin xdotool wtype x11-utils fonts-dejavu-core jq)
+    polybar fuzzel wofi libnotify-bin xdotool wtype x11-utils fonts-dejavu-core jq
+    # what the end-to-end script itself runs: pgrep, sway's background
+    procps swaybg)
 fi
 if [ "${1:-}" = "--bench" ]; then
   packages+=(python3-xapian python3-dbus hyperfine g++ libxapian-dev dbus-daemon dbus-bin)
