@@ -6,7 +6,7 @@ CONFIG ?= debug
 DEMO_DIR ?= $(CURDIR)/demo-data
 ENGRAM = $(BUILD)/$(CONFIG)/engram
 
-.PHONY: all deps build release run demo test test-unit test-e2e man completions install clean bench
+.PHONY: all deps build release run demo test test-unit test-e2e test-widgets man completions install clean bench
 
 all: build
 
@@ -27,7 +27,8 @@ run: build
 demo: build
 	@scripts/demo.sh "$(ENGRAM)" "$(DEMO_DIR)"
 
-# Installs engram and its desktop files under PREFIX (GNOME reads search providers only from /usr or /usr/local).
+# Installs engram, engram-feed (both built by `release`), the Integrations/bin scripts, the desktop files and the
+# feed timers under PREFIX (GNOME reads search providers only from /usr or /usr/local).
 install: release
 	@scripts/install.sh "$(BUILD)/release/engram" "$(PREFIX)"
 
@@ -36,6 +37,12 @@ test: deps
 	$(SWIFT) test --skip-build --skip NotifierTests --skip '^DaemonTests\.'
 	$(SWIFT) test --skip-build --filter NotifierTests
 	$(SWIFT) test --skip-build --filter '^DaemonTests\.'
+	$(MAKE) test-widgets
+
+# Feeds in the real programs (Waybar in headless sway, i3blocks, Conky, polybar, rofi, fuzzel, wofi, dunst, the
+# systemd units) and `make install` into a temporary prefix; installs the programs it needs. ~1-3 minutes.
+test-widgets:
+	scripts/widgets-e2e.sh $(BUILD)/debug/engram $(BUILD)/debug/engram-feed
 
 
 # Engram against native C++, python3-xapian and FTS5 on ~63k Debian package descriptions; results in bench-out/.
