@@ -6,7 +6,7 @@ import Foundation
 ///
 /// Methods: `Remember` (a retry with the same request id never stores twice; the reply comes once the
 /// memory is searchable), `Search`, `Stats`, `Open` (an `engram://` link), `Sync` (index pending changes
-/// now) and `Rebuild`. Properties are read from a snapshot the daemon keeps, so reading them never
+/// now) and `Rebuild`; `Perform` and one method per intent of the catalog (`Engram1+Intents.swift`). Properties are read from a snapshot the daemon keeps, so reading them never
 /// touches the store; `PropertiesChanged` announces every change:
 ///
 /// | property | type | meaning |

@@ -18,7 +18,7 @@ struct RememberCommand: ParsableCommand {
     @Option(name: [.customShort("t"), .long], help: "A tag (repeat for more).")
     var tag: [String] = []
 
-    @Option(name: .shortAndLong, help: "The context it belongs to (work, personal, …).")
+    @Option(name: .shortAndLong, help: "The context it belongs to (work, personal, …); default: the active context, except sleep.")
     var context: String?
 
     @Flag(help: "Pin it: a pinned memory never fades from search.")

@@ -1,3 +1,4 @@
+import EngramCore
 import Foundation
 import Testing
 
@@ -98,5 +99,47 @@ import Testing
         _ = try rofi(e, retv: 1, info: ":remember:find my keys", "Remember “find my keys”")
         let keys = try #require(try e.searchIDs("keys").first)
         #expect(try json(e.run(["show", "--peek", "--json", keys]))["content"] as? String == "find my keys")
+    }
+}
+
+/// The privacy switch that forgets usage, and `--speak` saying what `ask` printed.
+@Suite(.serialized) struct PrivacyAndSpeechTests {
+    @Test func clearActivityForgetsUsageButKeepsMemoriesAndPendingIntents() throws {
+        let e = EngramProcess()
+        try e.importSamples()
+        #expect(try !e.searchIDs("sourdough").isEmpty)
+        #expect(try e.run(["show", "s165"]).status == 0)
+        #expect(try e.run(["ask", "--in", "1h", "daily review"]).status == 0)
+        let store = try Store(path: e.storePath, readOnly: true)
+        #expect(try store.pendingIntents().count == 1)
+        #expect(try !store.activity(limit: 10).isEmpty)
+
+        let cleared = try e.run(["privacy", "clear-activity"])
+        #expect(cleared.status == 0 && cleared.stdout.hasPrefix("Cleared ") && !cleared.stdout.hasPrefix("Cleared 0 "), "\(cleared.stdout)")
+        #expect(try store.activity(limit: 10).isEmpty)
+        #expect(try store.pendingIntents().map(\.intent).contains("DailyReview"), "a pending intent was lost")
+        #expect(try store.memoryCount() == 300)
+        #expect(try e.run(["privacy", "clear-activity"]).stdout.hasPrefix("Cleared 0 activity entries"))
+    }
+
+    /// `engram ask --speak` hands the speech program the very sentence it printed, as one argument.
+    @Test func speakSaysThePrintedSentence() throws {
+        let e = EngramProcess()
+        try e.importSamples()
+        let dir = NSTemporaryDirectory() + "engram-speak-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // Stands in for espeak-ng (the real one needs a sound card): records its argv.
+        try "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\" >> \"\(dir)/said\"; done\n"
+            .write(toFile: dir + "/espeak-ng", atomically: true, encoding: .utf8)
+        chmod(dir + "/espeak-ng", 0o755)
+        let out = try e.run(["ask", "--speak", "memory stats"], env: ["PATH": dir + ":/usr/bin:/bin"])
+        #expect(out.status == 0, "\(out.stderr)")
+        let sentence = try #require(out.stdout.split(separator: "\n").first.map(String.init))
+        #expect(sentence.hasPrefix("You have 300 memories"))
+        #expect(try String(contentsOfFile: dir + "/said", encoding: .utf8) == "--\n\(sentence)\n")
+
+        let none = try e.run(["ask", "--speak", "memory stats"], env: ["PATH": dir + "/nothing"])
+        #expect(none.status != 0 && none.stderr.contains("apt install espeak-ng"), "\(none.stderr)")
     }
 }
