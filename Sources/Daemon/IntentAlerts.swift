@@ -23,6 +23,8 @@ final class IntentAlerts: @unchecked Sendable {
     static let appName = "Engram"
     /// The most result lines a notification body carries.
     static let bodyLines = 8
+    /// The most notifications whose buttons are remembered at once.
+    static let remembered = 256
 
     private let server: DBusNotificationServer
     private let store: Store
@@ -88,7 +90,11 @@ final class IntentAlerts: @unchecked Sendable {
         Task {
             do {
                 let id = try await server.notify(request)
-                self.shown.withLock { $0[id] = entry }
+                self.shown.withLock { shown in
+                    // Servers that never report closing (GNOME keeps a few per app) must not make this grow forever.
+                    if shown.count >= Self.remembered { shown.removeAll() }
+                    shown[id] = entry
+                }
             } catch {
                 self.log.warning("could not show a notification", metadata: ["error": "\(error)"])
             }
