@@ -64,6 +64,12 @@ public struct DBusMethod: Sendable {
         self.init(name, DBusArgument.named(inArguments), DBusArgument.named(outArguments), .deferred(deferredHandler))
     }
 
+    /// A method with argument lists built at run time (e.g. from a catalog) that replies later through the reply handle.
+    public init(_ name: String, arguments inArguments: [DBusArgument], results outArguments: [DBusArgument],
+                deferredHandler: @escaping @Sendable (DBusMethodCall, DBusDeferredReply) -> Void) {
+        self.init(name, inArguments, outArguments, .deferred(deferredHandler))
+    }
+
     private init(_ name: String, _ inArguments: [DBusArgument], _ outArguments: [DBusArgument], _ body: Body) {
         self.name = name
         self.inArguments = inArguments

@@ -1,6 +1,7 @@
 import DBus
 import EngramCore
 import Indexer
+import Intents
 
 /// How the daemon's failures cross the bus: each error keeps its sentence and gets a name callers can match.
 enum DaemonError {
@@ -19,6 +20,12 @@ enum DaemonError {
             case .io: "IO"
             case .store: "Store"
             case .config: "Config"
+            }
+            return DBusError(name: DaemonBus.errorPrefix + name, message: e.description)
+        case let e as IntentError:
+            let name = switch e {
+            case .noMatch: "NoMatch"
+            case .badArgument: "InvalidInput"
             }
             return DBusError(name: DaemonBus.errorPrefix + name, message: e.description)
         case let e as IndexError:

@@ -6,7 +6,7 @@ import Foundation
 ///
 /// Methods: `Remember` (a retry with the same request id never stores twice; the reply comes once the
 /// memory is searchable), `Search`, `Stats`, `Open` (an `engram://` link), `Sync` (index pending changes
-/// now) and `Rebuild`. Properties are read from a snapshot the daemon keeps, so reading them never
+/// now) and `Rebuild`; `Perform` and one method per intent of the catalog (`Engram1+Intents.swift`). Properties are read from a snapshot the daemon keeps, so reading them never
 /// touches the store; `PropertiesChanged` announces every change:
 ///
 /// | property | type | meaning |
@@ -55,7 +55,7 @@ enum Engram1 {
                 }
             }),
             DBusMethod("Stats", in: [:], out: ["stats": "a{sv}"], deferredHandler: { _, reply in
-                service.stats { reply.settle($0.map { [statsValue($0)] }) }
+                service.stats { reply.settle($0.map { [statsValue($0.stats, context: $0.context)] }) }
             }),
             DBusMethod("Open", in: ["url": "s"], out: ["sentence": "s"], deferredHandler: { call, reply in
                 do {
@@ -71,7 +71,7 @@ enum Engram1 {
             DBusMethod("Rebuild", in: [:], out: ["items": "u"], deferredHandler: { _, reply in
                 service.rebuild { reply.settle($0.map { [.uint32(UInt32(clamping: $0))] }) }
             }),
-        ], properties: [
+        ] + intentMethods(service), properties: [
             DBusProperty("MemoryCount", "u") { .uint32(service.glance.memoryCount) },
             DBusProperty("TodayCount", "u") { .uint32(service.glance.todayCount) },
             DBusProperty("StreakDays", "u") { .uint32(service.glance.streakDays) },
@@ -101,7 +101,7 @@ enum Engram1 {
     }
 
     /// `Stats` as a dictionary, with a sentence a voice front end can say.
-    static func statsValue(_ s: MemoryStats) -> DBusValue {
+    static func statsValue(_ s: MemoryStats, context: String? = nil) -> DBusValue {
         var dict: [String: DBusValue] = [
             "total": .uint32(UInt32(clamping: s.total)), "today": .uint32(UInt32(clamping: s.today)),
             "this_week": .uint32(UInt32(clamping: s.thisWeek)), "streak_days": .uint32(UInt32(clamping: s.streakDays)),
@@ -109,7 +109,9 @@ enum Engram1 {
             "expiring_soon": .uint32(UInt32(clamping: s.expiringSoon)), "faded": .uint32(UInt32(clamping: s.expired)),
             "curricula": .uint32(UInt32(clamping: s.curricula)), "topics": .uint32(UInt32(clamping: s.topics)),
             "topics_done": .uint32(UInt32(clamping: s.topicsDone)),
-            "sentence": .string("You have \(s.total) memories, \(s.today) from today, and a \(s.streakDays)-day streak."),
+            "sentence": .string(context == "sleep" ? "The sleep context is on: nothing is shown."
+                                : "You have \(s.total) memories\(context.map { " in \($0)" } ?? ""), \(s.today) from today, and a \(s.streakDays)-day streak."),
+            "context": .string(context ?? ""),
         ]
         if let tag = s.topTag { dict["top_tag"] = .string(tag) }
         return .vardict(dict)

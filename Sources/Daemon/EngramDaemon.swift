@@ -145,12 +145,40 @@ public final class EngramDaemon: @unchecked Sendable {
                 log.warning("live session notifications are unavailable", metadata: ["error": "\(error)"])
             }
         }
+        // Results nobody is looking at (KRunner commands, delayed intents) arrive as notifications with follow-ups.
+        if !library.config.disabledIntegrations.contains("notifications") {
+            do {
+                service.alerts = try IntentAlerts(connection: connection, store: library.store, log: log) { [service] invocation, done in
+                    service.perform(.invocation(invocation), source: "notification", done: done)
+                }
+            } catch {
+                log.warning("intent results cannot be shown as notifications", metadata: ["error": "\(error)"])
+            }
+        }
         let chores = Chores(delayed: DelayedIntentRunner(runner: IntentRunner(library: library, source: "daemon")),
                             contexts: ContextControl(store: library.store))
+        let choreInterval = environment["ENGRAM_TEST_CHORE_MS"].flatMap(Int.init).map { Duration.milliseconds(max(50, $0)) } ?? .seconds(30)
         let timers = [
-            repeating(.seconds(30)) { [log] in
+            repeating(choreInterval) { [log, service] in
                 do {
-                    for ran in try chores.delayed.runDue(now: library.store.clock()) { log.info("ran a delayed intent: \(ran.sentence)") }
+                    let now = library.store.clock()
+                    let ran = try chores.delayed.runDue(now: now)
+                    for r in ran {
+                        log.info("ran a delayed intent: \(r.sentence)")
+                        if let result = r.result {
+                            service.alerts?.show(result, delayedID: r.delayed.id)
+                        } else {
+                            service.alerts?.show(failure: r.error ?? "it failed",
+                                                 title: r.delayed.phrase.map { "“\($0)”" } ?? r.delayed.intent, delayedID: r.delayed.id)
+                        }
+                    }
+                    if !ran.isEmpty {
+                        service.keeper.requestApply()
+                        service.refreshGlance()
+                    }
+                    if let alerts = service.alerts {
+                        for d in try library.store.intentsNeedingRealert(now: now) { alerts.realert(d, at: now) }
+                    }
                     _ = try chores.contexts.sync()
                 } catch {
                     log.warning("delayed intents could not run", metadata: ["error": "\(error)"])
@@ -194,6 +222,7 @@ public final class EngramDaemon: @unchecked Sendable {
             _ = done.wait(timeout: .now() + 2)
         }
         watcher.cancel()
+        service.alerts?.cancel()
         service.keeper.close()
         service.search.sync { $0.closeReader() }
         if connection.isConnected { _ = try? connection.releaseName(DaemonBus.name) }

@@ -3,6 +3,7 @@ import Dispatch
 import EngramCore
 import Foundation
 import Indexer
+import Intents
 import Logging
 import Synchronization
 
@@ -24,6 +25,7 @@ final class EngramService: @unchecked Sendable {
     private let glanceQueue = DispatchQueue(label: "org.engram.daemon.glance", qos: .utility)
     private let glanceState = Mutex<(glance: Glance, scheduled: Bool)>((Glance(), false))
     private let bus = Mutex<DBusConnection?>(nil)
+    private let alertsBox = Mutex<IntentAlerts?>(nil)
 
     init(library: Library, settings: DesktopSettings, launcher: TerminalLauncher, log: Logger) {
         self.library = library
@@ -37,6 +39,22 @@ final class EngramService: @unchecked Sendable {
     /// The connection properties are announced on (set once exported).
     func attach(_ connection: DBusConnection) {
         bus.withLock { $0 = connection }
+    }
+
+    /// Where results nobody is looking at are shown (nil when notifications are switched off or unavailable).
+    var alerts: IntentAlerts? {
+        get { alertsBox.withLock { $0 } }
+        set { alertsBox.withLock { $0 = newValue } }
+    }
+
+    /// Shows a command's result as a notification (KRunner's Run has no other way to answer).
+    func announce(_ result: IntentResult) {
+        alerts?.show(result)
+    }
+
+    /// Shows that a command failed.
+    func announce(failure: any Error, of invocation: IntentInvocation) {
+        alerts?.show(failure: "\(failure)", title: IntentCatalog.definition(invocation.name).title)
     }
 
     // MARK: Glance
@@ -116,6 +134,27 @@ final class EngramService: @unchecked Sendable {
 
     /// Runs a KRunner action on a match: "" opens it, "copy" copies its text, "pin"/"unpin" pin it.
     func run(_ id: String, action: String, done: @escaping @Sendable (Result<Void, any Error>) -> Void) {
+        if id.hasPrefix(IntentInvocation.commandScheme + ":") {
+            guard action.isEmpty else {
+                return done(.failure(DaemonError.invalidArgs("a command has no actions; Enter runs it")))
+            }
+            do {
+                let invocation = try IntentInvocation(commandID: id)
+                perform(.invocation(invocation), source: "krunner") { result in
+                    switch result {
+                    case .success(let r):
+                        self.announce(r)
+                        done(.success(()))
+                    case .failure(let error):
+                        self.announce(failure: error, of: invocation)
+                        done(.failure(error))
+                    }
+                }
+            } catch {
+                done(.failure(error))
+            }
+            return
+        }
         switch action {
         case "":
             activate(id, source: "krunner", done: done)
@@ -160,6 +199,8 @@ final class EngramService: @unchecked Sendable {
                   done: @escaping @Sendable (Result<(memory: Memory, sentence: String), any Error>) -> Void) {
         actions.async {
             do {
+                var draft = draft
+                if draft.context == nil { draft.context = try self.library.store.captureContext() }
                 let result = try self.library.store.remember(draft, requestID: requestID)
                 let sentence = (result.created ? "Remembered “" : "Already remembered “") + Self.short(result.memory.title) + "”."
                 if result.created {
@@ -172,10 +213,43 @@ final class EngramService: @unchecked Sendable {
         }
     }
 
-    /// The collection's stats.
-    func stats(done: @escaping @Sendable (Result<MemoryStats, any Error>) -> Void) {
+    /// What to run: a phrase to match against the catalog (and the person's own phrases), or a ready invocation.
+    enum IntentRequest: Sendable {
+        case phrase(String)
+        case invocation(IntentInvocation)
+    }
+
+    /// Runs an intent on the action queue and answers once what it changed is indexed (so a StoreMemory is searchable
+    /// when the caller hears "Remembered …").
+    func perform(_ request: IntentRequest, source: String, done: @escaping @Sendable (Result<IntentResult, any Error>) -> Void) {
         actions.async {
-            done(Result { try self.library.store.stats(now: self.library.store.clock(), decay: self.library.config.decay) })
+            do {
+                let runner = IntentRunner(library: self.library, source: source)
+                let invocation: IntentInvocation
+                switch request {
+                case .phrase(let phrase):
+                    guard phrase.utf8.count <= SearchService.maxQueryBytes else {
+                        throw DaemonError.invalidArgs("the phrase is \(phrase.utf8.count) bytes long; the limit is \(SearchService.maxQueryBytes)")
+                    }
+                    invocation = try runner.matcher().match(phrase)
+                case .invocation(let given):
+                    invocation = given
+                }
+                let result = try runner.run(invocation)
+                self.log.info("performed an intent", metadata: ["intent": "\(invocation.name.rawValue)", "from": "\(source)"])
+                self.search.run({ $0.clearCache() }) { _ in }
+                self.refreshGlance()
+                self.keeper.requestApply { _ in done(.success(result)) }
+            } catch {
+                done(.failure(error))
+            }
+        }
+    }
+
+    /// The collection's stats, in the active context.
+    func stats(done: @escaping @Sendable (Result<(stats: MemoryStats, context: String?), any Error>) -> Void) {
+        actions.async {
+            done(Result { try self.library.store.statsInActiveContext(now: self.library.store.clock(), decay: self.library.config.decay) })
         }
     }
 

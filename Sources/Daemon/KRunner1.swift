@@ -1,13 +1,16 @@
 import DBus
 import EngramCore
 import Foundation
+import Intents
 
 /// `org.kde.krunner1` at `/runner`: Engram in KRunner and the Plasma launcher's search.
 ///
 /// KRunner orders equal relevances by text, so relevances strictly decrease down the list to keep
 /// Xapian's order. Matches carry their `engram://` link as id and in `urls` (so they can be dragged),
 /// a category (Memories, Curricula, Topics) and a one-line subtext. Actions: copy the text, pin or
-/// unpin. There is deliberately no "forget" action: forgetting cannot be undone, and one stray key in
+/// unpin. A query that is a phrase from the intent catalog ("remember buy milk", "start studying swift concurrency")
+/// also gives a command match on top, in the Commands category, whose Run performs the intent (its result
+/// arrives as a notification). There is deliberately no "forget" action: forgetting cannot be undone, and one stray key in
 /// a launcher should not lose a memory (`engram forget` asks first).
 enum KRunner1 {
     static let name = "org.kde.krunner1"
@@ -57,14 +60,54 @@ enum KRunner1 {
                         reply.succeed([.array("(sssida{sv})", [])])
                         return
                     }
-                    service.search.run({ try $0.search(query, limit: resultLimit, client: .krunner) }) { result in
-                        reply.settle(result.map { [.array("(sssida{sv})", matches($0, query: query))] })
+                    service.search.run({ search -> [DBusValue] in
+                        let found = try search.search(query, limit: resultLimit, client: .krunner)
+                        let command = search.command(for: query, client: .krunner).map { [commandMatch($0)] } ?? []
+                        return command + matches(found, query: query)
+                    }) { result in
+                        reply.settle(result.map { [.array("(sssida{sv})", $0)] })
                     }
                 } catch {
                     reply.fail(DaemonError.dbus(error))
                 }
             }),
         ])
+    }
+
+    /// The relevance of a command match: above every search result (they top out at 0.9), since the words were a command.
+    static let commandRelevance = 0.95
+
+    /// The match for an intent the query phrased: id `intent:Name?args`, category Commands, no actions.
+    static func commandMatch(_ invocation: IntentInvocation) -> DBusValue {
+        let def = IntentCatalog.definition(invocation.name)
+        let properties: [String: DBusValue] = [
+            "subtext": .string(def.summary + " Enter runs it."),
+            "category": .string(commandCategory),
+            "actions": .strings([]),
+        ]
+        return .struct([.string(invocation.commandID), .string(invocation.label), .string(iconName(invocation.name)),
+                        .int32(exactType), .double(commandRelevance), .vardict(properties)])
+    }
+
+    /// KRunner's category for command matches.
+    static let commandCategory = "Commands"
+
+    /// A freedesktop icon per intent.
+    static func iconName(_ name: IntentName) -> String {
+        switch name {
+        case .storeMemory: "document-new"
+        case .queryMemory: "edit-find"
+        case .summarizeTopic: "view-list-text"
+        case .showConnections: "network-workgroup"
+        case .dailyReview: "view-calendar-day"
+        case .memoryStats, .showAnalytics: "office-chart-bar"
+        case .startSession, .resumeSession: "media-playback-start"
+        case .pauseSession: "media-playback-pause"
+        case .stopSession: "media-playback-stop"
+        case .openCurriculum, .openTopic: "x-office-address-book"
+        case .showHistory: "document-open-recent"
+        case .exportProgress: "document-export"
+        }
     }
 
     /// The match tuples for items in Xapian's order, with strictly decreasing relevance.

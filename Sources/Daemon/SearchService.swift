@@ -1,6 +1,7 @@
 import EngramCore
 import Foundation
 import Indexer
+import Intents
 import Logging
 
 /// Answers the desktop's searches from one index reader on one serial queue, keeping the items of
@@ -84,6 +85,15 @@ final class SearchService: @unchecked Sendable {
         remember(items)
         log.debug("searched", metadata: ["from": "\(client.rawValue)", "hits": "\(items.count)", "ms": "\(IndexKeeper.ms(since: start))"])
         return items
+    }
+
+    /// The intent `text` phrases, if it is a command from the catalog (or the person's own phrases); nil when it is
+    /// not, or when the client's integration is switched off.
+    func command(for text: String, client: Client) -> IntentInvocation? {
+        dispatchPrecondition(condition: .onQueue(queue))
+        if client != .dbus, library.config.disabledIntegrations.contains(client.rawValue) { return nil }
+        guard text.utf8.count <= Self.maxQueryBytes else { return nil }
+        return try? IntentRunner(library: library, source: client.rawValue).matcher().match(text)
     }
 
     /// The item for an id: from recent results, else from the store, else a clear placeholder.

@@ -61,18 +61,25 @@ extension Library {
     }
 
     /// Related memories, from the index's relevance feedback, with the person's links first.
+    ///
+    /// Like search, it shows the active context's memories and those without a context; `sleep` shows none.
     public func related(to id: String, limit: Int) throws -> [(memory: Memory, score: Double, linked: Bool)] {
         _ = try store.requireMemory(id: id)
+        let ctx = try store.activeContext()
+        if ctx == "sleep" { return [] }
+        let shown = { (m: Memory) in ctx == nil || m.context == nil || m.context == ctx }
         let links = try store.links(of: id)
         var out: [(Memory, Double, Bool)] = []
         var seen: Set<String> = [id]
         for l in links {
             let other = l.other(than: id)
-            if seen.insert(other).inserted, let m = try store.memory(id: other) { out.append((m, l.weight, true)) }
+            if seen.insert(other).inserted, let m = try store.memory(id: other), shown(m) { out.append((m, l.weight, true)) }
         }
         let reader = try openReader()
-        for hit in try reader.related(kind: .memory, id: id, limit: limit + out.count) where out.count < limit {
-            if seen.insert(hit.id).inserted, let m = try store.memory(id: hit.id) { out.append((m, hit.score, false)) }
+        // Ask for more than needed: some may be outside the context.
+        let extra = ctx == nil ? 0 : 4 * limit
+        for hit in try reader.related(kind: .memory, id: id, limit: limit + out.count + extra) where out.count < limit {
+            if seen.insert(hit.id).inserted, let m = try store.memory(id: hit.id), shown(m) { out.append((m, hit.score, false)) }
         }
         return Array(out.prefix(limit)).map { (memory: $0.0, score: $0.1, linked: $0.2) }
     }

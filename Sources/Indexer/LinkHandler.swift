@@ -59,7 +59,7 @@ public struct LinkHandler {
             }
             return LinkOutcome(sentence: "\(c.title), topic \(t.position): \(t.title)\(t.done ? " (done)" : "").", curriculum: (c, [t]))
         case .remember(let text, let type, let tags):
-            let r = try store.remember(MemoryDraft(content: text, type: type, tags: tags, source: source))
+            let r = try store.remember(MemoryDraft(content: text, type: type, tags: tags, context: try store.captureContext(), source: source))
             _ = try? library.applyPending()
             return LinkOutcome(sentence: "Remembered “\(r.memory.title)”.", memory: r.memory)
         case .sessionStart(let cid, let tid):
@@ -74,8 +74,9 @@ public struct LinkHandler {
             let n = try Review(library: library).due(limit: 50).count
             return LinkOutcome(sentence: n == 0 ? "Nothing to review today." : "\(n) memor\(n == 1 ? "y is" : "ies are") due for review today.")
         case .stats:
-            let s = try store.stats(now: store.clock(), decay: library.config.decay)
-            return LinkOutcome(sentence: "You have \(s.total) memories, \(s.today) from today, and a \(s.streakDays)-day streak.")
+            let (s, ctx) = try store.statsInActiveContext(now: store.clock(), decay: library.config.decay)
+            if ctx == "sleep" { return LinkOutcome(sentence: "The sleep context is on: nothing is shown.") }
+            return LinkOutcome(sentence: "You have \(s.total) memories\(ctx.map { " in \($0)" } ?? ""), \(s.today) from today, and a \(s.streakDays)-day streak.")
         case .context(let name):
             try store.setSetting("context", name)
             return LinkOutcome(sentence: name.map { "Context set to \($0)." } ?? "Context cleared: everything is shown.")

@@ -7,7 +7,16 @@ extension IntentDefinition {
 
     /// The `<method>` element for the interface XML.
     public var dbusMethodXML: String {
-        var lines = ["    <method name=\"\(name.rawValue)\">"]
+        let params = parameters.map { p -> String in
+            let fallback = switch (p.kind, p.defaultValue) {
+            case (_, nil): ""
+            case (.integer, let d?): " (negative = \(d))"
+            case (.boolean, let d?): " (usually \(d))"
+            case (_, let d?): d.isEmpty ? " (\"\" = none)" : " (\"\" = \(d))"
+            }
+            return "\(p.name): \(p.summary)\(fallback)"
+        }
+        var lines = ["    <!-- \(Self.xmlComment(([summary] + params).joined(separator: " "))) -->", "    <method name=\"\(name.rawValue)\">"]
         for p in parameters {
             lines.append("      <arg name=\"\(p.name)\" type=\"\(p.kind.dbusSignature)\" direction=\"in\"/>")
         }
@@ -15,6 +24,11 @@ extension IntentDefinition {
         lines.append("      <arg name=\"result\" type=\"s\" direction=\"out\"/>")
         lines.append("    </method>")
         return lines.joined(separator: "\n")
+    }
+
+    /// Text safe inside an XML comment.
+    static func xmlComment(_ text: String) -> String {
+        text.replacingOccurrences(of: "--", with: "–").replacingOccurrences(of: "&", with: "and")
     }
 
     /// An invocation from D-Bus arguments given as text in parameter order; an empty string or a negative
@@ -31,7 +45,14 @@ extension IntentDefinition {
 extension IntentCatalog {
     /// The intent methods of `org.engram.Engram1` plus `Perform(s phrase) → (s sentence, s json)`, as interface XML.
     public static var dbusMethodsXML: String {
-        (["    <method name=\"Perform\">", "      <arg name=\"phrase\" type=\"s\" direction=\"in\"/>",
+        (["    <!--",
+          "      Matches a phrase as `engram ask` does (\"remember buy milk\", \"what do I know about actors\") and runs the intent.",
+          "      Every intent method answers the spoken-style sentence and the whole result as JSON ({\"schema\":1,\"result\":…},",
+          "      as `engram ask --json` prints it). A phrase that matches nothing fails with org.engram.Engram.Error.NoMatch,",
+          "      whose message names the closest intent and a phrase to try. The methods below are generated from the catalog",
+          "      (`engram ask --list --dbus-xml`).",
+          "    -->",
+          "    <method name=\"Perform\">", "      <arg name=\"phrase\" type=\"s\" direction=\"in\"/>",
           "      <arg name=\"sentence\" type=\"s\" direction=\"out\"/>", "      <arg name=\"result\" type=\"s\" direction=\"out\"/>",
           "    </method>"] + all.map(\.dbusMethodXML)).joined(separator: "\n") + "\n"
     }

@@ -15,6 +15,10 @@ struct AskCommand: ParsableCommand {
 
     @Flag(help: "List every intent with its phrases.") var list = false
     @Flag(help: "With --list: print README's Markdown table.") var markdown = false
+    @Flag(name: .customLong("dbus-xml"), help: "With --list: print the intent methods of org.engram.Engram1 as interface XML.") var dbusXML = false
+    @Flag(name: .customLong("desktop-actions"), help: "With --list: print the desktop entry's Actions from the catalog.") var desktopActions = false
+    @Flag(name: .customLong("dry-run"), help: "Say which intent the phrase matches (and its arguments) without running it.") var dryRun = false
+    @OptionGroup var pause: PauseOption
     @Flag(name: .customLong("run-due"), help: "Run the delayed intents that are due (the daemon does this each minute).") var runDue = false
     @Option(help: "Run this intent by name instead of matching a phrase.") var intent: String?
     @Option(name: .customLong("arg"), help: ArgumentHelp("An argument for --intent, as name=value (repeat).", valueName: "name=value")) var args: [String] = []
@@ -31,8 +35,11 @@ struct AskCommand: ParsableCommand {
     }
 
     func run() throws {
+        defer { pause.waitIfAsked() }
         if list {
             if markdown { Terminal.write(IntentCatalog.markdownTable()); return }
+            if dbusXML { Terminal.write(IntentCatalog.dbusMethodsXML); return }
+            if desktopActions { Terminal.write(IntentCatalog.desktopActions()); return }
             for d in IntentCatalog.all {
                 print("\(Terminal.styled(d.name.rawValue, .bold)) — \(d.summary)")
                 for p in d.phrases { print("    \(p.template)") }
@@ -63,6 +70,15 @@ struct AskCommand: ParsableCommand {
                 invocation = IntentInvocation(def.name, a)
             } else {
                 invocation = try Self.match(said, runner: runner)
+            }
+            if dryRun {
+                _ = try invocation.resolved()
+                if json {
+                    try Terminal.printJSON(["intent": invocation.name.rawValue, "label": invocation.label, "id": invocation.commandID])
+                } else {
+                    print(Terminal.safe(invocation.label))
+                }
+                return
             }
             if after != nil || at != nil {
                 let now = library.store.clock()

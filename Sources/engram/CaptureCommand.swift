@@ -54,7 +54,7 @@ struct CaptureCommand: ParsableCommand {
             if Terminal.stdinIsTTY {
                 FileHandle.standardError.write(Data("Capturing: one memory per line; end with Ctrl-D.\n".utf8))
             }
-            let (type, tags, context) = (self.type, self.tag, self.context)
+            let (type, tags, context) = (self.type, self.tag, try self.context ?? library.store.captureContext())
             let ended = try Live.wait { () async throws -> Session in
                 let runner = capture.live.map { live in Task { await live.run() } }
                 // Lines until input ends, or until the session is stopped (the Done button, `engram session stop`).

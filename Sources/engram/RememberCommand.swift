@@ -18,7 +18,7 @@ struct RememberCommand: ParsableCommand {
     @Option(name: [.customShort("t"), .long], help: "A tag (repeat for more).")
     var tag: [String] = []
 
-    @Option(name: .shortAndLong, help: "The context it belongs to (work, personal, …).")
+    @Option(name: .shortAndLong, help: "The context it belongs to (work, personal, …); default: the active context, except sleep.")
     var context: String?
 
     @Flag(help: "Pin it: a pinned memory never fades from search.")
@@ -41,7 +41,7 @@ struct RememberCommand: ParsableCommand {
             let content = text.isEmpty || text == ["-"] ? try Terminal.readStdin(lossy: lossy) : text.joined(separator: " ")
             let library = try global.library()
             let draft = MemoryDraft(content: content.trimmingCharacters(in: .newlines), type: type, tags: tag,
-                                    context: context, source: "cli", pinned: pin)
+                                    context: try context ?? library.store.captureContext(), source: "cli", pinned: pin)
             let result = try library.store.remember(draft, requestID: requestID)
             // Make it searchable now if no daemon holds the index; otherwise the daemon applies it.
             do { try Indexing.applyOrNudge(library) } catch { Terminal.warn("saved, but indexing is delayed: \(error)") }

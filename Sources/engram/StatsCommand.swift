@@ -15,8 +15,13 @@ struct StatsCommand: ParsableCommand {
     func run() throws {
         try Terminal.reporting {
             let library = try global.library()
-            let s = try library.store.stats(now: library.store.clock(), decay: library.config.decay)
+            let (s, context) = try library.store.statsInActiveContext(now: library.store.clock(), decay: library.config.decay)
             if json { try Terminal.printJSON(s); return }
+            if context == "sleep" {
+                print("The sleep context is on: nothing is shown. `engram context clear` shows everything again.")
+                return
+            }
+            if let context { print("Context: \(Terminal.safe(context)) (`engram context clear` shows everything)") }
             let types = MemoryType.allCases.map { "\(s.perType[$0.rawValue] ?? 0) \($0.plural)" }.joined(separator: ", ")
             print("\(s.total) memories: \(types)")
             print("Today \(s.today) · this week \(s.thisWeek) · streak \(s.streakDays) day\(s.streakDays == 1 ? "" : "s")")

@@ -123,3 +123,34 @@ struct DBusShapeTests {
         for d in IntentCatalog.all { #expect(xml.contains("<method name=\"\(d.name.rawValue)\">")) }
     }
 }
+
+/// What the catalog generates for the desktop stays in the repository's files, and launcher commands round-trip.
+struct GeneratedFilesTests {
+    /// The desktop entry's actions are the catalog's argument-free intents (right-click on Engram's icon).
+    @Test func desktopEntryActionsAreTheCatalogs() throws {
+        let entry = try String(contentsOfFile: repositoryRoot + "/Desktop/applications/org.engram.Engram.desktop.in", encoding: .utf8)
+        let start = try #require(entry.range(of: "\nActions="))
+        #expect(String(entry[entry.index(after: start.lowerBound)...]) == IntentCatalog.desktopActions(),
+                "regenerate with `engram ask --list --desktop-actions`")
+        let ids = IntentCatalog.desktopActionIntents.map(\.desktopActionID)
+        #expect(ids.contains("daily-review") && ids.contains("pause-session") && !ids.contains("store-memory"))
+        #expect(Set(ids).count == ids.count)
+    }
+
+    /// The interface file holds exactly the catalog's methods, so introspection (checked by DaemonTests) and the file agree.
+    @Test func interfaceXMLHoldsTheCatalogsMethods() throws {
+        let xml = try String(contentsOfFile: repositoryRoot + "/Desktop/dbus-1/interfaces/org.engram.Engram1.xml", encoding: .utf8)
+        #expect(xml.contains(IntentCatalog.dbusMethodsXML), "regenerate with `engram ask --list --dbus-xml`")
+    }
+
+    @Test func commandIDsCarryTheInvocationBack() throws {
+        let tricky = IntentInvocation(.storeMemory, ["content": "a & b = c + d? 50% ✓ #1", "type": "idea"])
+        #expect(try IntentInvocation(commandID: tricky.commandID) == tricky)
+        #expect(tricky.commandID.hasPrefix("intent:StoreMemory?"))
+        #expect(try IntentInvocation(commandID: IntentInvocation(.dailyReview).commandID) == IntentInvocation(.dailyReview))
+        #expect(tricky.label == "Store a memory: “a & b = c + d? 50% ✓ #1”, type idea")
+        for bad in ["engram://memory/s001", "intent:Nope", "intent:QueryMemory?limit=many&query=x", "intent:StoreMemory?colour=red&content=x"] {
+            #expect(throws: (any Error).self, "\(bad)") { try IntentInvocation(commandID: bad) }
+        }
+    }
+}

@@ -21,6 +21,20 @@ extension Store {
     /// The active context (`work`, `personal`, `sleep`, custom), or nil for everything.
     public func activeContext() throws -> String? { try setting("context") }
 
+    /// The context a new memory gets when its capture names none: the active one, except `sleep` (which is a state of
+    /// the person, not a place to file things), so a memory captured while working shows in the work context.
+    public func captureContext() throws -> String? {
+        let ctx = try activeContext()
+        return ctx == "sleep" || ctx?.isEmpty == true ? nil : ctx
+    }
+
+    /// The stats the active context shows: that context's memories, or nothing while `sleep` is on.
+    public func statsInActiveContext(now: Date, decay: DecayModel, timeZone: TimeZone = .current) throws -> (stats: MemoryStats, context: String?) {
+        let ctx = try activeContext()
+        if ctx == "sleep" { return (MemoryStats(), ctx) }
+        return (try stats(now: now, decay: decay, context: ctx, timeZone: timeZone), ctx)
+    }
+
     /// Logs a search (query text kept only in the activity log, which `privacy clear-activity` empties).
     public func logSearch(_ query: String, source: String?) throws {
         let now = clock()
