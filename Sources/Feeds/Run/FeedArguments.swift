@@ -13,7 +13,8 @@ public enum FeedArguments {
           --parsed              with --format conky: escape for Conky's parsed execp/execpi
           -l, --limit N         how many memories list feeds (recent, review) show
           --watch               keep running: one line per change (Waybar, polybar tail, i3blocks persist);
-                                any real-time signal (pkill -RTMIN+N) refreshes at once
+                                refreshes at once when engram daemon announces a change on the session
+                                bus, and on any real-time signal (pkill -RTMIN+N)
           --interval SECONDS    with --watch: seconds between re-reads of the store (default 5)
           --data-dir FOLDER     use this data folder instead of $XDG_DATA_HOME/engram
           -h, --help            show this help

@@ -10,10 +10,10 @@ public enum FeedWake: Sendable, Equatable {
 
 /// Tells a watching feed when to render again.
 ///
-/// This is where push updates plug in: today `RealtimeSignalRefresh` wakes on a timer or a real-time
-/// signal. The daemon's `org.freedesktop.DBus.Properties.PropertiesChanged` signal on
-/// `/org/engram/Engram` will plug in as another `FeedRefreshSource` that returns `.storeChanged` when it
-/// arrives (waiting on the bus fd with the same timeout), so bars update the moment a memory is captured.
+/// `RealtimeSignalRefresh` wakes on a timer or a real-time signal; `DaemonRefresh`, which `--watch` uses,
+/// also returns `.storeChanged` when the daemon's `org.freedesktop.DBus.Properties.PropertiesChanged` on
+/// `/org/engram/Engram` arrives (one `poll` on the bus socket and the signals' pipe, with the same
+/// timeout), so bars update the moment a memory is captured.
 public protocol FeedRefreshSource {
     /// Blocks until the next reason to render, at most `seconds`.
     mutating func wait(upTo seconds: Double) -> FeedWake

@@ -32,7 +32,8 @@ public enum FeedRunner {
             guard FeedOutput.line(text) else { return 74 }
             return failed ? 74 : 0
         }
-        var refresh = RealtimeSignalRefresh()
+        // Only a watching feed touches the session bus: one-shot runs never load libdbus nor connect.
+        var refresh = DaemonRefresh()
         let parent = getppid()
         FeedWatcher(interval: options.interval).run(refresh: &refresh, render: { update().text }, write: FeedOutput.line,
                                                     readerGone: { FeedOutput.readerGone(parent: parent) })
