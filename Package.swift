@@ -98,12 +98,14 @@ let package = Package(
         ),
         .testTarget(name: "EngramCoreTests", dependencies: ["EngramCore"]),
         .testTarget(name: "IndexerTests", dependencies: ["Indexer", "EngramCore", "CXapian"]),
-        .testTarget(name: "DBusTests", dependencies: ["DBus"]),
+        // Child processes and private buses for the test targets that run programs or need D-Bus.
+        .target(name: "EngramTestSupport", dependencies: ["DBus"], path: "Tests/EngramTestSupport"),
+        .testTarget(name: "DBusTests", dependencies: ["DBus", "EngramTestSupport"]),
         .testTarget(name: "FeedsTests", dependencies: ["Feeds", "EngramCore"], resources: [.copy("Golden")]),
         .testTarget(name: "EngramTests", dependencies: ["EngramCore", "Indexer"]),
         .testTarget(name: "IntentsTests", dependencies: ["Intents", "Indexer", "EngramCore"], resources: [.copy("Golden")]),
-        .testTarget(name: "NotifierTests", dependencies: ["Notifier", "DBus", "EngramCore"]),
-        .testTarget(name: "DaemonTests", dependencies: ["Daemon", "DBus", "EngramCore", "Indexer"]),
+        .testTarget(name: "NotifierTests", dependencies: ["Notifier", "DBus", "EngramCore", "EngramTestSupport"]),
+        .testTarget(name: "DaemonTests", dependencies: ["Daemon", "DBus", "EngramCore", "Indexer", "EngramTestSupport"]),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx17

@@ -1,4 +1,5 @@
 import DBus
+import EngramTestSupport
 import Testing
 
 /// Bad calls get the right error replies, and the service keeps answering afterwards.

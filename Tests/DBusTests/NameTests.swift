@@ -1,4 +1,5 @@
 import DBus
+import EngramTestSupport
 import Testing
 
 /// Well-known names: the first owner wins, a second requester is told the name exists.

@@ -1,4 +1,5 @@
 import DBus
+import EngramTestSupport
 import Testing
 
 /// The layer carries org.freedesktop.Notifications against python-dbusmock's notification daemon.

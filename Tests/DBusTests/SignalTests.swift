@@ -1,4 +1,5 @@
 import DBus
+import EngramTestSupport
 import Foundation
 import Testing
 

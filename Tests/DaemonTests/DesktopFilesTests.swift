@@ -1,3 +1,4 @@
+import EngramTestSupport
 import Foundation
 #if canImport(FoundationXML)
 import FoundationXML

@@ -1,4 +1,5 @@
 import DBus
+import EngramTestSupport
 import Foundation
 import Synchronization
 
@@ -50,7 +51,7 @@ enum TestInterface {
                     throw DBusError(name: "com.example.EngramTest.Error.Custom", message: "asked to fail")
                 },
                 DBusMethod("FailPlainly") { _ in
-                    throw PrivateBusError("a plain Swift error")
+                    throw TestError("a plain Swift error")
                 },
                 DBusMethod("WrongReply", out: "s") { _ in [.uint32(1)] },
                 DBusMethod("Never", out: "s", deferredHandler: { _, reply in
@@ -111,7 +112,7 @@ final class TestService: Sendable {
         try server.export(TestInterface.make(properties: properties), at: TestInterface.path)
         try server.export(DBusInterface("com.example.EngramTest.Child"), at: "/com/example/EngramTest/child")
         guard try server.requestName(TestInterface.busName) == .primaryOwner else {
-            throw PrivateBusError("could not own \(TestInterface.busName)")
+            throw TestError("could not own \(TestInterface.busName)")
         }
         client = try bus.connect()
     }

@@ -1,4 +1,5 @@
 import DBus
+import EngramTestSupport
 import Foundation
 
 /// One test's world: a data folder (with the sample collection), a config, and a private bus whose

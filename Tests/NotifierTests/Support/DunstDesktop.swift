@@ -1,3 +1,4 @@
+import EngramTestSupport
 import Foundation
 import Glibc
 
@@ -40,7 +41,7 @@ final class DunstDesktop: @unchecked Sendable {
         while !text.hasSuffix("\n"), read(out.read, &byte, 1) == 1 { text.unicodeScalars.append(Unicode.Scalar(byte)) }
         guard let number = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
             xvfb.kill()
-            throw PrivateBusError("Xvfb did not report a display (got \(text.debugDescription))")
+            throw TestError("Xvfb did not report a display (got \(text.debugDescription))")
         }
         display = ":\(number)"
 
@@ -53,7 +54,7 @@ final class DunstDesktop: @unchecked Sendable {
         defer { probe.close() }
         let until = Date().addingTimeInterval(15)
         while (try? probe.nameOwner("org.freedesktop.Notifications")) == nil, Date() < until {
-            guard dunst.isRunning else { throw PrivateBusError("dunst exited with \(dunst.exitCode)") }
+            guard dunst.isRunning else { throw TestError("dunst exited with \(dunst.exitCode)") }
             Thread.sleep(forTimeInterval: 0.05)
         }
     }
@@ -102,7 +103,7 @@ final class DunstDesktop: @unchecked Sendable {
     /// Runs `dunstctl args…` and returns what it printed.
     func dunstctl(_ arguments: String...) async throws -> String {
         let output = try await bus.run("/usr/bin/dunstctl", arguments)
-        guard output.status == 0 else { throw PrivateBusError("dunstctl \(arguments) failed: \(output.stderr)") }
+        guard output.status == 0 else { throw TestError("dunstctl \(arguments) failed: \(output.stderr)") }
         return output.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
@@ -114,7 +115,7 @@ final class DunstDesktop: @unchecked Sendable {
         let text = try await dunstctl("history")
         guard let json = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
               let data = json["data"] as? [[[String: Any]]], let list = data.first else {
-            throw PrivateBusError("unexpected dunstctl history: \(text.prefix(300))")
+            throw TestError("unexpected dunstctl history: \(text.prefix(300))")
         }
         return list.map { entry in entry.mapValues { ($0 as? [String: Any])?["data"] ?? $0 } }
     }
@@ -123,7 +124,7 @@ final class DunstDesktop: @unchecked Sendable {
     @discardableResult
     func screenshot(to path: String) async throws -> Int {
         let shot = try await bus.run("/usr/bin/import", ["-display", display, "-window", "root", "-strip", path])
-        guard shot.status == 0 else { throw PrivateBusError("import failed: \(shot.stderr)") }
+        guard shot.status == 0 else { throw TestError("import failed: \(shot.stderr)") }
         let colours = try await bus.run("/usr/bin/identify", ["-format", "%k", path])
         return Int(colours.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
     }

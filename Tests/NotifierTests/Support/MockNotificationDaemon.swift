@@ -1,4 +1,5 @@
 import DBus
+import EngramTestSupport
 import Foundation
 @testable import Notifier
 
@@ -33,10 +34,10 @@ final class MockNotificationDaemon: @unchecked Sendable {
         let deadline = Date().addingTimeInterval(15)
         while Date() < deadline {
             if (try? probe.nameOwner(DBusNotificationServer.busName)) != nil { return }
-            guard process.isRunning else { throw PrivateBusError("dbusmock exited with \(process.exitCode)") }
+            guard process.isRunning else { throw TestError("dbusmock exited with \(process.exitCode)") }
             Thread.sleep(forTimeInterval: 0.05)
         }
-        throw PrivateBusError("dbusmock did not take \(DBusNotificationServer.busName) within 15 s")
+        throw TestError("dbusmock did not take \(DBusNotificationServer.busName) within 15 s")
     }
 
     /// Calls a method of the mock's `org.freedesktop.DBus.Mock` interface.
