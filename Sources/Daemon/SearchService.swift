@@ -114,14 +114,14 @@ final class SearchService: @unchecked Sendable {
     /// The items for hits: memories' full text and pin, and topics' curriculum titles, read from the store.
     private func makeItems(for hits: [SearchHit]) throws -> [ResultItem] {
         let store = library.store
-        let memories = try store.memories(ids: hits.filter { $0.kind == .memory }.map(\.id))
-        let byID = Dictionary(memories.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        let texts = try store.memoryTexts(ids: hits.filter { $0.kind == .memory }.map(\.id))
         var curriculumTitles: [String: String] = [:]
         for id in Set(hits.filter { $0.kind == .topic }.compactMap(\.curriculumID)) {
             curriculumTitles[id] = try store.curriculum(id: id)?.title
         }
         return hits.map { hit in
-            ResultItem.from(hit: hit, memory: hit.kind == .memory ? byID[hit.id] : nil,
+            let text = hit.kind == .memory ? texts[hit.id] : nil
+            return ResultItem.from(hit: hit, content: text?.content, pinned: text?.pinned ?? false,
                             curriculumTitle: hit.kind == .topic ? hit.curriculumID.flatMap { curriculumTitles[$0] } : nil)
         }
     }
