@@ -18,7 +18,8 @@ if [ "${1:-}" = "--widgets" ]; then
     procps swaybg)
 fi
 if [ "${1:-}" = "--bench" ]; then
-  packages+=(python3-xapian python3-dbus hyperfine g++ libxapian-dev dbus-daemon dbus-bin)
+  # perf and valgrind: for profiling a missed target (`perf record -g`, `valgrind --tool=callgrind`).
+  packages+=(python3-xapian python3-dbus g++ libxapian-dev dbus-daemon dbus-bin linux-perf valgrind)
 fi
 
 missing=()

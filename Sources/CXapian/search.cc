@@ -31,30 +31,87 @@ std::string snippet_source(const std::string &data) {
     return body;
 }
 
-/// The boolean filter for kinds, context and expiry.
-Xapian::Query build_filter(const cx_search_options &options) {
-    std::vector<Xapian::Query> kinds;
+/// Whether the kinds asked for cover every document (each document has exactly one kind term), so the
+/// kinds filter would keep everything and is better left out.
+bool kinds_cover_everything(const Xapian::Database &db, const std::vector<std::string> &terms) {
+    Xapian::doccount total = db.get_doccount();
+    uint64_t sum = 0;
+    for (const std::string &term : terms) sum += db.get_termfreq(term);
+    return total > 0 && sum == total;
+}
+
+/// The boolean filter for kinds, context and expiry; empty when nothing would be filtered out.
+///
+/// Filters that cannot remove anything are left out, since each costs a check per match: kinds that cover
+/// every document, and the expiry filter when no document expires before now (the daemon's sweep removes
+/// expired documents, so this is the usual case). With an expiry table the filter reads from it.
+Xapian::Query build_filter(const Xapian::Database &db, const cx_search_options &options,
+                           const std::shared_ptr<const ExpiryTable> &table) {
+    std::vector<std::string> terms;
     for (size_t i = 0; i < options.kind_count; ++i)
-        kinds.emplace_back(make_term(prefix::domain, lowercase(to_string(options.kinds[i]))));
-    Xapian::Query filter(Xapian::Query::OP_OR, kinds.begin(), kinds.end());
+        terms.push_back(make_term(prefix::domain, lowercase(to_string(options.kinds[i]))));
+    std::sort(terms.begin(), terms.end());
+    terms.erase(std::unique(terms.begin(), terms.end()), terms.end());
+    std::vector<Xapian::Query> parts;
+    if (!kinds_cover_everything(db, terms)) {
+        parts.emplace_back(Xapian::Query::OP_OR, terms.begin(), terms.end());
+    }
     if (present(options.context)) {
-        Xapian::Query context(Xapian::Query::OP_OR,
-                              Xapian::Query(make_term(prefix::context, lowercase(to_string(options.context)))),
-                              Xapian::Query(prefix::no_context));
-        filter = Xapian::Query(Xapian::Query::OP_AND, filter, context);
+        parts.emplace_back(Xapian::Query::OP_OR,
+                           Xapian::Query(make_term(prefix::context, lowercase(to_string(options.context)))),
+                           Xapian::Query(prefix::no_context));
     }
     if (!(options.flags & CX_SEARCH_INCLUDE_EXPIRED)) {
-        filter = Xapian::Query(Xapian::Query::OP_AND, filter,
-                               Xapian::Query(Xapian::Query::OP_VALUE_GE, slot::expiry, Xapian::sortable_serialise(options.now)));
+        const std::string limit = Xapian::sortable_serialise(options.now);
+        const std::string lowest = db.get_value_lower_bound(slot::expiry);
+        // Every document has an expiry, so a lower bound at or after now means none has expired.
+        bool none_expired = !lowest.empty() && lowest >= limit && db.get_value_freq(slot::expiry) == db.get_doccount();
+        if (!none_expired) {
+            if (table) {
+                parts.emplace_back((new TableDecaySource(table, options.now, 1, true))->release());
+                parts.back() = Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, parts.back(), 0);
+            } else {
+                parts.emplace_back(Xapian::Query::OP_VALUE_GE, slot::expiry, limit);
+            }
+        }
     }
-    return filter;
+    if (parts.empty()) return Xapian::Query();
+    return Xapian::Query(Xapian::Query::OP_AND, parts.begin(), parts.end());
+}
+
+/// The expiry table for this search: shared by the searches of one revision, built by the second of them.
+///
+/// Building it reads every document's expiry once (milliseconds at tens of thousands of documents), which
+/// pays off only if the reader searches the revision again, as the daemon and providers do while the user
+/// types; a one-shot `engram search` never builds it.
+std::shared_ptr<const ExpiryTable> expiry_table_for(cx_database &database) {
+    Xapian::rev revision;
+    std::string uuid;
+    try {
+        revision = database.db.get_revision();
+        uuid = database.db.get_uuid();
+    } catch (const Xapian::InvalidOperationError &) {
+        return nullptr;  // not a single database: no revision to key the table on
+    }
+    if (revision != database.searched_revision || uuid != database.searched_uuid || !database.searches_at_revision) {
+        database.expiry_table.reset();
+        database.searched_revision = revision;
+        database.searched_uuid = uuid;
+        database.searches_at_revision = 0;
+    }
+    if (database.searches_at_revision < 2) ++database.searches_at_revision;
+    if (!database.expiry_table && database.searches_at_revision >= 2)
+        database.expiry_table = ExpiryTable::load(database.db, slot::expiry);
+    return database.expiry_table;
 }
 
 }  // namespace
 
-Xapian::Query blend_decay(const Xapian::Query &query, double now, double weight) {
+Xapian::Query blend_decay(const Xapian::Query &query, double now, double weight,
+                          const std::shared_ptr<const ExpiryTable> &table) {
     if (!(weight > 0) || !std::isfinite(weight)) return query;
-    Xapian::Query decay((new ExpiryDecaySource(slot::expiry, now, decay_horizon))->release());
+    Xapian::Query decay(table ? (new TableDecaySource(table, now, decay_horizon, false))->release()
+                              : (new ExpiryDecaySource(slot::expiry, now, decay_horizon))->release());
     return Xapian::Query(Xapian::Query::OP_AND_MAYBE, query, Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, decay, weight));
 }
 
@@ -97,10 +154,11 @@ cx_status cx_database_search(cx_database *database, const cx_search_options *opt
         const uint32_t flags = options->flags & ~uint32_t(CX_SEARCH_SPELLING);
         Xapian::Query query = parse_user_query(database->db, to_string(options->query), flags, nullptr);
         if (!query.empty() && options->kind_count > 0 && options->limit > 0) {
+            std::shared_ptr<const ExpiryTable> table = expiry_table_for(*database);
             Xapian::Enquire enquire(database->db);
-            enquire.set_query(Xapian::Query(Xapian::Query::OP_FILTER,
-                                            blend_decay(query, options->now, options->decay_weight),
-                                            build_filter(*options)));
+            Xapian::Query ranked = blend_decay(query, options->now, options->decay_weight, table);
+            Xapian::Query filter = build_filter(database->db, *options, table);
+            enquire.set_query(filter.empty() ? ranked : Xapian::Query(Xapian::Query::OP_FILTER, ranked, filter));
             uint64_t wanted = uint64_t(options->offset) + options->limit;
             auto check_at_least = Xapian::doccount(std::min<uint64_t>(std::max<uint64_t>(wanted, min_check_at_least), UINT32_MAX));
             Xapian::MSet mset = enquire.get_mset(options->offset, options->limit, check_at_least);

@@ -6,6 +6,7 @@
 
 #include <xapian.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -89,11 +90,20 @@ struct cx_strings {
     std::vector<std::string> items;
 };
 
-/// The read-only handle: the database plus what reopen needs to follow a swapped stub.
+struct ExpiryTable;
+
+/// The read-only handle: the database, what reopen needs to follow a swapped stub, and the expiry table
+/// searches share while the revision stays the same.
 struct cx_database {
     std::string path;
     std::string stub_contents;
     Xapian::Database db;
+    /// Every document's expiry at table_revision (built by the second search of a revision; see search.cc).
+    std::shared_ptr<const ExpiryTable> expiry_table;
+    /// The revision (and database uuid) the searches below were counted at.
+    Xapian::rev searched_revision = 0;
+    std::string searched_uuid;
+    unsigned searches_at_revision = 0;
 };
 
 /// The writer handle: database, term generator and the open-transaction flag.
@@ -120,7 +130,9 @@ Xapian::Query parse_user_query(const Xapian::Database &db, const std::string &te
                                std::string *corrected);
 
 /// Blends relevance with the remaining-life boost: AND_MAYBE(query, SCALE_WEIGHT(decay, k)); k <= 0 leaves query as is.
-Xapian::Query blend_decay(const Xapian::Query &query, double now, double weight);
+/// With a table the decay is read from it instead of the expiry slot (same weights).
+Xapian::Query blend_decay(const Xapian::Query &query, double now, double weight,
+                          const std::shared_ptr<const ExpiryTable> &table = nullptr);
 
 /// Copies an MSet page into results, with snippets when snippet_length > 0.
 void collect_hits(const Xapian::MSet &mset, uint32_t snippet_length, cx_results &results);

@@ -1,6 +1,9 @@
 import Dispatch
 import EngramCore
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Indexer
 import Logging
 import Synchronization
@@ -88,6 +91,7 @@ final class IndexKeeper: @unchecked Sendable {
                 if !removed.isEmpty {
                     try writer.commit(lastAppliedSeq: try writer.lastAppliedSeq())
                     self.log.info("swept faded items from the index", metadata: ["count": "\(removed.count)"])
+                    Self.releaseFreedMemory()
                     self.onCommit()
                 }
                 return removed.count
@@ -115,6 +119,7 @@ final class IndexKeeper: @unchecked Sendable {
                 self.log.error("rebuilding the index failed", metadata: ["error": "\(error)"])
             }
             _ = self.takeWriter()
+            Self.releaseFreedMemory()
             self.onCommit()
             done(result)
         }
@@ -174,6 +179,7 @@ final class IndexKeeper: @unchecked Sendable {
             let applier = OutboxApplier(store: library.store, config: library.config)
             let report = try applier.apply(with: writer)
             appliedSeq.store(report.lastSeq, ordering: .releasing)
+            if report.applied >= Self.bigPass { Self.releaseFreedMemory() }
             if report.applied > 0 {
                 log.info("applied changes to the index", metadata: [
                     "changes": "\(report.applied)", "seq": "\(report.lastSeq)", "ms": "\(Self.ms(since: start))",
@@ -187,6 +193,25 @@ final class IndexKeeper: @unchecked Sendable {
             return .failed(String(describing: error))
         }
     }
+
+    /// Passes that apply at least this many changes hand freed memory back to the system afterwards.
+    static let bigPass = 500
+
+    /// Returns the heap's free pages to the system: a big apply, sweep or rebuild frees far more than the
+    /// daemon holds while idle, and glibc keeps it otherwise.
+    static func releaseFreedMemory() {
+        #if canImport(Glibc)
+        // malloc_trim is glibc's (malloc.h), which the Glibc module does not export: look it up once.
+        if let trim = mallocTrim { _ = trim(0) }
+        #endif
+    }
+
+    #if canImport(Glibc)
+    private static let mallocTrim: (@convention(c) (Int) -> Int32)? = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (Int) -> Int32).self)
+    }()
+    #endif
 
     static func ms(since start: ContinuousClock.Instant) -> String {
         let d = ContinuousClock.now - start

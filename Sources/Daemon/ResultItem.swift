@@ -50,8 +50,8 @@ extension ResultItem {
         }
     }
 
-    /// The item for a search hit; `memory` supplies a memory's full text and pin, `curriculumTitle` a topic's parent.
-    static func from(hit: SearchHit, memory: Memory?, curriculumTitle: String?) -> ResultItem {
+    /// The item for a search hit; `content` and `pinned` are a memory's full text and pin, `curriculumTitle` a topic's parent.
+    static func from(hit: SearchHit, content: String?, pinned: Bool, curriculumTitle: String?) -> ResultItem {
         let link: DeepLink = switch hit.kind {
         case .memory: .memory(id: hit.id)
         case .curriculum: .curriculum(id: hit.id)
@@ -69,7 +69,7 @@ extension ResultItem {
         }
         return ResultItem(id: link.url, kind: hit.kind, title: oneLine(hit.title), description: truncate(description),
                           iconName: iconName(kind: hit.kind, type: hit.type),
-                          clipboardText: memory?.content ?? hit.title, pinned: memory?.pinned ?? false,
+                          clipboardText: content ?? hit.title, pinned: pinned,
                           relevance: hit.relevance)
     }
 

@@ -29,7 +29,7 @@ enum SearchProvider2 {
                     guard ids.count <= maxIDs else {
                         throw DaemonError.invalidArgs("GetResultMetas was asked for \(ids.count) ids; at most \(maxIDs) are answered")
                     }
-                    service.search.run({ search in ids.map { meta(search.item(for: $0)) } }) { result in
+                    service.search.run({ search in search.items(for: ids).map(meta) }) { result in
                         reply.settle(result.map { [.array("a{sv}", $0)] })
                     }
                 } catch {
@@ -63,7 +63,7 @@ enum SearchProvider2 {
             let terms: [String] = try call.argument(index)
             try checkTerms(terms)
             let query = terms.joined(separator: " ")
-            service.search.run({ try $0.search(query, limit: resultLimit, client: .gnome).map(\.id) }) { result in
+            service.search.run({ try $0.searchIDs(query, limit: resultLimit, client: .gnome) }) { result in
                 reply.settle(result.map { [.strings($0)] })
             }
         } catch {

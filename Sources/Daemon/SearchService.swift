@@ -6,6 +6,8 @@ import Logging
 
 /// Answers the desktop's searches from one index reader on one serial queue, keeping the items of
 /// recent result sets so GNOME Shell's metas and KRunner's actions are answered without searching again.
+/// GNOME Shell asks for twenty ids and shows five, so its result sets keep the hits and read the store
+/// only for the items whose metas it asks for.
 ///
 /// The reader reopens before each search, so it always sees the writer's latest commit.
 final class SearchService: @unchecked Sendable {
@@ -27,6 +29,8 @@ final class SearchService: @unchecked Sendable {
     // Confined to `queue`:
     private var reader: IndexReader?
     private var cache: [String: ResultItem] = [:]
+    /// Hits of recent GNOME result sets whose items nobody has asked for yet.
+    private var hitCache: [String: SearchHit] = [:]
 
     init(library: Library, log: Logger) {
         self.library = library
@@ -53,6 +57,39 @@ final class SearchService: @unchecked Sendable {
     /// Returns nothing when the integration is switched off in config or the `sleep` context is on.
     func search(_ text: String, limit: Int, client: Client) throws -> [ResultItem] {
         dispatchPrecondition(condition: .onQueue(queue))
+        let items = try makeItems(for: try searchHits(text, limit: limit, client: client))
+        remember(items)
+        return items
+    }
+
+    /// Searches as `search` does but answers only the ids, as GNOME Shell's result sets want: the hits are
+    /// kept, and their items (which read the store) are made by `items(for:)` for the few the shell shows.
+    func searchIDs(_ text: String, limit: Int, client: Client) throws -> [String] {
+        dispatchPrecondition(condition: .onQueue(queue))
+        let hits = try searchHits(text, limit: limit, client: client)
+        if hitCache.count + cache.count + hits.count > Self.cacheLimit { forgetAll() }
+        return hits.map { hit in
+            let id = Self.link(for: hit)
+            cache[id] = nil  // its description is the snippet of this search, not of an earlier one
+            hitCache[id] = hit
+            return id
+        }
+    }
+
+    /// The items for ids, in order: each from recent results, else from the store, else a clear placeholder.
+    /// Memories among recent hits are read from the store together.
+    func items(for ids: [String]) -> [ResultItem] {
+        dispatchPrecondition(condition: .onQueue(queue))
+        let pending = ids.filter { cache[$0] == nil }.compactMap { hitCache[$0] }
+        if !pending.isEmpty, let made = try? makeItems(for: pending) {
+            remember(made)
+        }
+        return ids.map(item(for:))
+    }
+
+    /// Runs the search for `search` and `searchIDs`.
+    private func searchHits(_ text: String, limit: Int, client: Client) throws -> [SearchHit] {
+        dispatchPrecondition(condition: .onQueue(queue))
         let start = ContinuousClock.now
         guard text.utf8.count <= Self.maxQueryBytes else {
             throw DaemonError.invalidArgs("the search is \(text.utf8.count) bytes long; the limit is \(Self.maxQueryBytes)")
@@ -71,20 +108,32 @@ final class SearchService: @unchecked Sendable {
         request.context = context
         request.snippetLength = 120
         let hits = try openReader().search(request).hits
+        log.debug("searched", metadata: ["from": "\(client.rawValue)", "hits": "\(hits.count)", "ms": "\(IndexKeeper.ms(since: start))"])
+        return hits
+    }
 
-        let memories = try store.memories(ids: hits.filter { $0.kind == .memory }.map(\.id))
-        let byID = Dictionary(memories.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+    /// The items for hits: memories' full text and pin, and topics' curriculum titles, read from the store.
+    private func makeItems(for hits: [SearchHit]) throws -> [ResultItem] {
+        let store = library.store
+        let texts = try store.memoryTexts(ids: hits.filter { $0.kind == .memory }.map(\.id))
         var curriculumTitles: [String: String] = [:]
         for id in Set(hits.filter { $0.kind == .topic }.compactMap(\.curriculumID)) {
             curriculumTitles[id] = try store.curriculum(id: id)?.title
         }
-        let items = hits.map { hit in
-            ResultItem.from(hit: hit, memory: hit.kind == .memory ? byID[hit.id] : nil,
+        return hits.map { hit in
+            let text = hit.kind == .memory ? texts[hit.id] : nil
+            return ResultItem.from(hit: hit, content: text?.content, pinned: text?.pinned ?? false,
                             curriculumTitle: hit.kind == .topic ? hit.curriculumID.flatMap { curriculumTitles[$0] } : nil)
         }
-        remember(items)
-        log.debug("searched", metadata: ["from": "\(client.rawValue)", "hits": "\(items.count)", "ms": "\(IndexKeeper.ms(since: start))"])
-        return items
+    }
+
+    /// A hit's id on the bus, its `engram://` link (as `ResultItem.from(hit:)` makes it).
+    static func link(for hit: SearchHit) -> String {
+        switch hit.kind {
+        case .memory: DeepLink.memory(id: hit.id).url
+        case .curriculum: DeepLink.curriculum(id: hit.id).url
+        case .topic: DeepLink.topic(id: hit.id).url
+        }
     }
 
     /// The intent `text` phrases, if it is a command from the catalog (or the person's own phrases); nil when it is
@@ -100,6 +149,10 @@ final class SearchService: @unchecked Sendable {
     func item(for id: String) -> ResultItem {
         dispatchPrecondition(condition: .onQueue(queue))
         if let cached = cache[id] { return cached }
+        if let hit = hitCache[id], let made = try? makeItems(for: [hit]).first {
+            remember([made])
+            return made
+        }
         let item = (try? lookUp(id)) ?? ResultItem.unknown(id: id)
         if item.isKnown { remember([item]) }
         return item
@@ -109,12 +162,13 @@ final class SearchService: @unchecked Sendable {
     func invalidate(_ id: String) {
         dispatchPrecondition(condition: .onQueue(queue))
         cache[id] = nil
+        hitCache[id] = nil
     }
 
     /// Drops every cached item (KRunner's Teardown, a rebuild).
     func clearCache() {
         dispatchPrecondition(condition: .onQueue(queue))
-        cache = [:]
+        forgetAll()
     }
 
     /// Closes the reader (before a shutdown).
@@ -140,8 +194,16 @@ final class SearchService: @unchecked Sendable {
     }
 
     private func remember(_ items: [ResultItem]) {
-        if cache.count + items.count > Self.cacheLimit { cache = [:] }
-        for item in items { cache[item.id] = item }
+        if cache.count + hitCache.count + items.count > Self.cacheLimit { forgetAll() }
+        for item in items {
+            cache[item.id] = item
+            hitCache[item.id] = nil
+        }
+    }
+
+    private func forgetAll() {
+        cache = [:]
+        hitCache = [:]
     }
 
     /// Builds the item for an id from the store; nil when the id names nothing.

@@ -46,11 +46,50 @@ public final class Library: @unchecked Sendable {
         } catch IndexError.locked {
             return .busy
         }
+        if let pending = try bulkBuildSize(writer) {
+            writer.close()
+            return try buildInBulk(pending: pending, progress: progress)
+        }
         defer { writer.close() }
         var applier = OutboxApplier(store: store, config: config)
         applier.progress = progress
         applier.crashPoint = Self.crashHook
         return .applied(try applier.apply(with: writer))
+    }
+
+    /// How many changes are waiting when the index is empty and has applied nothing yet and so many are waiting
+    /// that building it whole (on every core, as a rebuild does) beats applying them one by one; else nil.
+    private func bulkBuildSize(_ writer: IndexWriter) throws -> Int? {
+        guard Self.crashHook == nil, try writer.lastAppliedSeq() == 0, try writer.documentCount(kind: nil) == 0 else { return nil }
+        let pending = try store.pendingOutboxCount(after: 0)
+        return pending >= IndexRebuilder(stubPath: paths.indexPath).parallelThreshold ? pending : nil
+    }
+
+    /// Builds a fresh index from a snapshot of the store (the first import into a new collection), then links
+    /// new memories as the outbox applier would have: up to 200 of every `indexBatchSize` changes.
+    private func buildInBulk(pending: Int, progress: ((Int, Int) -> Void)?) throws -> ApplyOutcome {
+        var report: ApplyReport
+        do {
+            report = try rebuild(progress: progress)
+        } catch IndexError.locked {
+            return .busy
+        }
+        report.applied += pending
+        guard config.autoLinkCount > 0 else { return .applied(report) }
+        let now = store.clock()
+        let fresh = try store.unusedMemoryIDs(createdAfter: now.addingTimeInterval(-3600))
+        let batch = max(config.indexBatchSize, 1)
+        let chosen = stride(from: 0, to: fresh.count, by: batch).flatMap { fresh[$0..<min($0 + batch, fresh.count)].prefix(200) }
+        guard !chosen.isEmpty else { return .applied(report) }
+        let writer: IndexWriter
+        do {
+            writer = try IndexWriter.open(at: paths.indexPath, create: true)
+        } catch IndexError.locked {
+            return .applied(report)  // the new holder of the writer indexes from here; the links are only a help
+        }
+        defer { writer.close() }
+        report.linked += OutboxApplier(store: store, config: config).autoLink(Array(chosen), with: writer)
+        return .applied(report)
     }
 
     /// Opens a reader, building the index first when there is none, and rebuilding it when it is damaged.

@@ -9,8 +9,8 @@ import json
 import os
 import platform
 import resource
-import shlex
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -45,6 +45,50 @@ def timed(cmd, env=None, stdout=subprocess.DEVNULL):
         raise SystemExit("bench: %s failed (%d): %s" % (" ".join(cmd), p.returncode, p.stderr[-2000:]))
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return wall, cpu, p
+
+
+def shield_from_realtime_signals():
+    """A no-op handler for SIGRTMIN..SIGRTMAX, so a bar's refresh signal sent by another program on the machine
+    to everything in reach no longer ends the bench (children get the default disposition back at exec)."""
+    for sig in range(signal.SIGRTMIN, signal.SIGRTMAX + 1):
+        try:
+            signal.signal(sig, lambda *_: None)
+        except (OSError, ValueError):
+            pass
+
+
+def time_runs(cmds, env, warmup, runs, retries=20):
+    """Times fresh processes: each of cmds [(name, argv)] runs warmup times, then runs times, taking turns so
+    load from other processes falls on all alike. Returns ({name: ([wall ms], [child CPU ms])}, runs ended by a
+    signal, which are run again). Exit codes other than 0 and 1 stop the bench."""
+    out = {name: ([], []) for name, _ in cmds}
+    interrupted = 0
+
+    def once(argv):
+        nonlocal interrupted
+        for _ in range(retries):
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            t = time.perf_counter()
+            p = subprocess.run(argv, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            wall = (time.perf_counter() - t) * 1000
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            if p.returncode in (0, 1):  # 1: `engram search` found nothing
+                cpu = ((after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)) * 1000
+                return wall, cpu
+            if p.returncode > 0:
+                raise SystemExit("bench: %s failed (%d)" % (" ".join(argv), p.returncode))
+            interrupted += 1  # ended by a signal from elsewhere: run it again
+        raise SystemExit("bench: %s was ended by signals %d times in a row" % (" ".join(argv), retries))
+
+    for _ in range(warmup):
+        for _, argv in cmds:
+            once(argv)
+    for _ in range(runs):
+        for name, argv in cmds:
+            wall, cpu = once(argv)
+            out[name][0].append(wall)
+            out[name][1].append(cpu)
+    return out, interrupted
 
 
 def du(path):
@@ -141,40 +185,51 @@ class Bench:
         for key, name in (("readerMs", "in_process_reader"), ("libraryMs", "in_process_library")):
             xs = res[key]
             q[name] = {"p50_ms": round(pct(xs, 50), 3), "p99_ms": round(pct(xs, 99), 3), "max_ms": round(max(xs), 3), "n": len(xs)}
+        cpu = res.get("readerCpuMs")
+        if cpu:
+            q["in_process_reader"]["cpu_p50_ms"] = round(pct(cpu, 50), 3)
+            q["in_process_reader"]["cpu_p99_ms"] = round(pct(cpu, 99), 3)
         q["per_query"] = res["queries"]
         q["documents"] = res["documents"]
         with open(qfile) as f:
             specs = [json.loads(l) for l in f if l.strip()]
         # engram search as a process, as rofi and scripts run it
-        cmds = []
-        for s in specs:
-            cmds.append(" ".join([self.engram, "search", "--data-dir", self.data] + (["--partial"] if s["partial"] else [])
-                                 + ["--", shell_quote(s["q"])]))
-        hf = os.path.join(self.work, "hyperfine-search.json")
-        runs = "2" if self.quick else "5"
-        subprocess.run(["hyperfine", "-N", "-i", "--warmup", "1", "--runs", runs, "--style", "none", "--export-json", hf] + cmds,
-                       check=True, env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        times = [t * 1000 for r in json.load(open(hf))["results"] for t in r["times"]]
-        q["process_search"] = {"p50_ms": round(pct(times, 50), 2), "p99_ms": round(pct(times, 99), 2), "n": len(times)}
-        hf = os.path.join(self.work, "hyperfine-version.json")
-        subprocess.run(["hyperfine", "-N", "--warmup", "2", "--runs", "20", "--style", "none", "--export-json", hf,
-                        self.engram + " --version"], check=True, env=self.env, stdout=subprocess.DEVNULL)
-        times = [t * 1000 for t in json.load(open(hf))["results"][0]["times"]]
-        q["process_version"] = {"p50_ms": round(pct(times, 50), 2), "p99_ms": round(pct(times, 99), 2), "n": len(times)}
+        cmds = [("q%d" % i, self.eng("search") + (["--partial"] if s["partial"] else []) + ["--", s["q"]])
+                for i, s in enumerate(specs)]
+        runs = 2 if self.quick else 5
+        times, interrupted = time_runs(cmds, self.env, warmup=1, runs=runs)
+        wall = [t for ms, _ in times.values() for t in ms]
+        cpu = [t for _, c in times.values() for t in c]
+        q["process_search"] = {"p50_ms": round(pct(wall, 50), 2), "p99_ms": round(pct(wall, 99), 2),
+                               "cpu_p50_ms": round(pct(cpu, 50), 2), "n": len(wall)}
+        times, more = time_runs([("version", [self.engram, "--version"])], self.env, warmup=2, runs=20)
+        wall, cpu = times["version"]
+        q["process_version"] = {"p50_ms": round(pct(wall, 50), 2), "p99_ms": round(pct(wall, 99), 2),
+                                "cpu_p50_ms": round(pct(cpu, 50), 2), "n": len(wall)}
+        if interrupted + more:
+            self.r["notes"].append("queries: %d `engram` runs were ended by a signal from another process and run again"
+                                   % (interrupted + more))
         log("query in-process p50 %.3f p99 %.3f ms; process p50 %.1f ms (--version %.1f)" % (
             q["in_process_reader"]["p50_ms"], q["in_process_reader"]["p99_ms"], q["process_search"]["p50_ms"], q["process_version"]["p50_ms"]))
 
     def run(self):
+        shield_from_realtime_signals()
         t = time.monotonic()
+        phases = self.r["machine"]["load_phases"] = {}
+        phases["corpus"] = os.getloadavg()
         self.corpus()
+        phases["import"] = os.getloadavg()
         self.imports()
+        phases["queries"] = os.getloadavg()
         self.queries()
+        phases["daemon"] = os.getloadavg()
         if engram_has(self.engram, "daemon"):
             import bench_daemon
             bench_daemon.measure(self)
         else:
             self.r["notes"].append("provider round trip, capture to searchable, daemon RSS: not measured "
                                    "(`engram daemon` is not on this branch yet)")
+        phases["feeds"] = os.getloadavg()
         if engram_has(self.engram, "feed"):
             import bench_feeds
             bench_feeds.measure(self)
@@ -189,10 +244,6 @@ def engram_has(engram, command):
     """Whether this engram build has a subcommand (the daemon and feeds arrive by merge)."""
     text = subprocess.run([engram, "--help"], capture_output=True, text=True).stdout
     return any(line.split()[:1] == [command] for line in text.splitlines() if line.startswith("  "))
-
-
-def shell_quote(s):
-    return shlex.quote(s)  # hyperfine -N splits shell-style: the query stays one argument, phrase quotes kept
 
 
 sys.path.insert(0, HERE)

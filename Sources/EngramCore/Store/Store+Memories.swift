@@ -68,6 +68,30 @@ extension Store {
         return ids.compactMap { byID[$0] }
     }
 
+    /// The text and pin of the memories with these ids (unknown ids are left out): what a search result
+    /// needs besides its hit, without decoding whole memories.
+    public func memoryTexts(ids: [String]) throws -> [String: (content: String, pinned: Bool)] {
+        guard !ids.isEmpty else { return [:] }
+        let marks = Array(repeating: "?", count: ids.count).joined(separator: ",")
+        return try read { db in
+            var texts: [String: (content: String, pinned: Bool)] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT id, content, pinned FROM memory WHERE id IN (\(marks))",
+                                        arguments: StatementArguments(ids)) {
+                texts[row[0]] = (row[1], row[2])
+            }
+            return texts
+        }
+    }
+
+    /// The ids of memories never used since they were captured after `date`, oldest first (new captures to link).
+    public func unusedMemoryIDs(createdAfter date: Date) throws -> [String] {
+        try read { db in
+            try String.fetchAll(db, Memory.select(Memory.Columns.id)
+                .filter(Memory.Columns.useCount == 0 && Memory.Columns.created > date)
+                .order(Memory.Columns.created, Memory.Columns.id))
+        }
+    }
+
     /// Every memory, oldest first.
     public func allMemories() throws -> [Memory] {
         try read { db in try Memory.order(Memory.Columns.created, Memory.Columns.id).fetchAll(db) }

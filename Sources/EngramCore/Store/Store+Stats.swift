@@ -24,6 +24,10 @@ public struct MemoryStats: Codable, Sendable, Equatable {
 
 extension Store {
     /// Computes stats at `now`, in the local time zone, optionally for one context.
+    ///
+    /// Everything is counted by SQLite (tens of thousands of memories in milliseconds); only the memories
+    /// whose fading falls within a second of a boundary are decoded, so the decay model decides exactly
+    /// as it does for one memory.
     public func stats(now: Date, decay: DecayModel, context: String? = nil, timeZone: TimeZone = .current) throws -> MemoryStats {
         var cal = Calendar(identifier: .gregorian)
         cal.timeZone = timeZone
@@ -31,38 +35,101 @@ extension Store {
         let weekAgo = cal.date(byAdding: .day, value: -6, to: startOfDay)!
         return try read { db in
             var s = MemoryStats()
-            let filter = context.map { ["context = ?", $0] }
-            let whereSQL = filter.map { "WHERE \($0[0])" } ?? ""
-            let args: StatementArguments = filter.map { [$0[1]] } ?? []
-            let memories = try Memory.fetchAll(db, sql: "SELECT * FROM memory \(whereSQL)", arguments: args)
-            s.total = memories.count
-            var tagCounts: [String: Int] = [:]
-            var days = Set<Date>()
-            for m in memories {
-                if m.created >= startOfDay { s.today += 1 }
-                if m.created >= weekAgo { s.thisWeek += 1 }
-                s.perType[m.type.rawValue, default: 0] += 1
-                for t in m.tags { tagCounts[t, default: 0] += 1 }
-                if m.pinned { s.pinned += 1 }
-                days.insert(cal.startOfDay(for: m.created))
-                if let exp = decay.expiry(of: m) {
-                    if exp <= now { s.expired += 1 } else if exp.timeIntervalSince(now) <= 7 * 86_400 { s.expiringSoon += 1 }
-                }
+            let scope = context == nil ? "" : "AND m.context = ?"
+            let scopeArgs: [(any DatabaseValueConvertible)?] = context.map { [$0] } ?? []
+
+            let counts = try Row.fetchOne(db, sql: """
+                SELECT count(*), coalesce(sum(m.created >= ?), 0), coalesce(sum(m.created >= ?), 0), coalesce(sum(m.pinned), 0)
+                FROM memory m WHERE 1 \(scope)
+                """, arguments: StatementArguments([startOfDay, weekAgo] + scopeArgs))!
+            s.total = counts[0]
+            s.today = counts[1]
+            s.thisWeek = counts[2]
+            s.pinned = counts[3]
+            for row in try Row.fetchAll(db, sql: "SELECT m.type, count(*) FROM memory m WHERE 1 \(scope) GROUP BY m.type",
+                                        arguments: StatementArguments(scopeArgs)) {
+                s.perType[row[0]] = row[1]
             }
-            if let top = tagCounts.max(by: { ($0.value, $1.key) < ($1.value, $0.key) }) {
-                s.topTag = top.key
-                s.topTagCount = top.value
+            // The most used tag; ties go to the tag that sorts first.
+            if let top = try Row.fetchOne(db, sql: """
+                SELECT t.value, count(*) AS n FROM memory m, json_each(m.tags) t WHERE 1 \(scope)
+                GROUP BY t.value ORDER BY n DESC, t.value ASC LIMIT 1
+                """, arguments: StatementArguments(scopeArgs)) {
+                s.topTag = top[0]
+                s.topTagCount = top[1]
             }
-            var day = days.contains(startOfDay) ? startOfDay : cal.date(byAdding: .day, value: -1, to: startOfDay)!
-            while days.contains(day) {
-                s.streakDays += 1
-                day = cal.date(byAdding: .day, value: -1, to: day)!
-            }
+            (s.expired, s.expiringSoon) = try Self.fadingCounts(db, now: now, decay: decay, scope: scope, scopeArgs: scopeArgs)
+            s.streakDays = try Self.streak(db, startOfDay: startOfDay, calendar: cal, scope: scope, scopeArgs: scopeArgs)
             s.connections = try Int.fetchOne(db, sql: "SELECT count(*) FROM link") ?? 0
             s.curricula = try Curriculum.fetchCount(db)
             s.topics = try Topic.fetchCount(db)
             s.topicsDone = try Topic.filter(Topic.Columns.done == true).fetchCount(db)
             return s
         }
+    }
+
+    /// How many unpinned memories have faded by `now`, and how many fade within the next 7 days.
+    ///
+    /// A memory's expiry is its last reinforcement plus a span set by its type and (capped) use count, so
+    /// each such group has one reinforcement time before which its memories have faded: SQLite counts
+    /// against those, and the memories within a second of either boundary are decoded and decided exactly.
+    private static func fadingCounts(_ db: Database, now: Date, decay: DecayModel, scope: String,
+                                     scopeArgs: [(any DatabaseValueConvertible)?]) throws -> (expired: Int, soon: Int) {
+        let cap = max(decay.maxReinforcements, 0)
+        let groups = try Row.fetchAll(db, sql: """
+            SELECT DISTINCT m.type, min(max(m.useCount, 0), ?) FROM memory m WHERE NOT m.pinned \(scope)
+            """, arguments: StatementArguments([cap] + scopeArgs))
+        let soon: TimeInterval = 7 * 86_400
+        let margin: TimeInterval = 1
+        var expired = 0, expiring = 0
+        for group in groups {
+            let typeName: String = group[0]
+            let uses: Int = group[1]
+            guard let type = MemoryType(rawValue: typeName) else { continue }
+            let epoch = Date(timeIntervalSince1970: 0)
+            let probe = Memory(id: "", content: "", type: type, created: epoch, useCount: uses)
+            guard let span = decay.expiry(of: probe)?.timeIntervalSince(epoch) else { continue }
+            // Faded: lastReinforced + span <= now. Fading soon: now < lastReinforced + span <= now + 7 days.
+            let fadedBefore = now.addingTimeInterval(-span), soonBefore = now.addingTimeInterval(soon - span)
+            let groupSQL = "NOT m.pinned AND m.type = ? AND min(max(m.useCount, 0), ?) = ? \(scope)"
+            let groupArgs: [(any DatabaseValueConvertible)?] = [typeName, cap, uses] + scopeArgs
+            let sure = try Row.fetchOne(db, sql: """
+                SELECT coalesce(sum(m.lastReinforced <= ?), 0), coalesce(sum(m.lastReinforced > ? AND m.lastReinforced <= ?), 0)
+                FROM memory m WHERE \(groupSQL)
+                """, arguments: StatementArguments([fadedBefore.addingTimeInterval(-margin), fadedBefore.addingTimeInterval(margin),
+                                                    soonBefore.addingTimeInterval(-margin)] + groupArgs))!
+            expired += sure[0] as Int
+            expiring += sure[1] as Int
+            let near = try Row.fetchAll(db, sql: """
+                SELECT m.lastReinforced, m.useCount FROM memory m
+                WHERE ((m.lastReinforced > ? AND m.lastReinforced <= ?) OR (m.lastReinforced > ? AND m.lastReinforced <= ?)) AND \(groupSQL)
+                """, arguments: StatementArguments([fadedBefore.addingTimeInterval(-margin), fadedBefore.addingTimeInterval(margin),
+                                                    soonBefore.addingTimeInterval(-margin), soonBefore.addingTimeInterval(margin)] + groupArgs))
+            for row in near {
+                let reinforced: Date = row[0]
+                let memory = Memory(id: "", content: "", type: type, created: reinforced, lastReinforced: reinforced, useCount: row[1])
+                guard let expiry = decay.expiry(of: memory) else { continue }
+                if expiry <= now { expired += 1 } else if expiry.timeIntervalSince(now) <= soon { expiring += 1 }
+            }
+        }
+        return (expired, expiring)
+    }
+
+    /// Consecutive local days with at least one capture, ending today (or yesterday if nothing yet today).
+    private static func streak(_ db: Database, startOfDay: Date, calendar cal: Calendar, scope: String,
+                               scopeArgs: [(any DatabaseValueConvertible)?]) throws -> Int {
+        func hasCapture(on day: Date) throws -> Bool {
+            // Only a day's start names a day (stepping back a day can land elsewhere around a time change).
+            guard cal.startOfDay(for: day) == day, let interval = cal.dateInterval(of: .day, for: day) else { return false }
+            return try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM memory m WHERE m.created >= ? AND m.created < ? \(scope))",
+                                     arguments: StatementArguments([interval.start, interval.end] + scopeArgs)) ?? false
+        }
+        var streak = 0
+        var day = try hasCapture(on: startOfDay) ? startOfDay : cal.date(byAdding: .day, value: -1, to: startOfDay)!
+        while try hasCapture(on: day) {
+            streak += 1
+            day = cal.date(byAdding: .day, value: -1, to: day)!
+        }
+        return streak
     }
 }

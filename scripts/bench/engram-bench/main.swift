@@ -22,12 +22,15 @@ struct QueryResult: Encodable {
     var estimated: Int
     var readerMedianMs: Double
     var libraryMedianMs: Double
+    var readerCpuMedianMs: Double
 }
 
 struct Output: Encodable {
     var documents: Int
     var rounds: Int
     var readerMs: [Double]
+    /// CPU time of the searching thread per reader search: what load from other processes does not inflate.
+    var readerCpuMs: [Double]
     var libraryMs: [Double]
     var queries: [QueryResult]
 }
@@ -39,6 +42,13 @@ func argument(_ name: String) -> String? {
 }
 
 func nanos() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+/// CPU time consumed by the calling thread, in nanoseconds.
+func cpuNanos() -> UInt64 {
+    var ts = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+    return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+}
 
 func median(_ xs: [Double]) -> Double {
     let s = xs.sorted()
@@ -71,16 +81,19 @@ do {
         let r = try reader.search(request(s))
         _ = try library.search(request(s), applyFirst: true)
         results.append(QueryResult(q: s.q, class: s.class ?? "", hits: r.hits.count, estimated: r.estimatedTotal,
-                                   readerMedianMs: 0, libraryMedianMs: 0))
+                                   readerMedianMs: 0, libraryMedianMs: 0, readerCpuMedianMs: 0))
     }
     var readerTimes = Array(repeating: [Double](), count: specs.count)
     var libraryTimes = Array(repeating: [Double](), count: specs.count)
+    var readerCpu = Array(repeating: [Double](), count: specs.count)
     for _ in 0..<rounds {
         for (i, s) in specs.enumerated() {
             let req = request(s)
+            let c = cpuNanos()
             var t = nanos()
             _ = try reader.search(req)
             readerTimes[i].append(Double(nanos() - t) / 1e6)
+            readerCpu[i].append(Double(cpuNanos() - c) / 1e6)
             t = nanos()
             _ = try library.search(req, applyFirst: true)
             libraryTimes[i].append(Double(nanos() - t) / 1e6)
@@ -89,9 +102,10 @@ do {
     for i in results.indices {
         results[i].readerMedianMs = median(readerTimes[i])
         results[i].libraryMedianMs = median(libraryTimes[i])
+        results[i].readerCpuMedianMs = median(readerCpu[i])
     }
     let out = Output(documents: try reader.documentCount(kind: nil), rounds: rounds,
-                     readerMs: readerTimes.flatMap { $0 }, libraryMs: libraryTimes.flatMap { $0 }, queries: results)
+                     readerMs: readerTimes.flatMap { $0 }, readerCpuMs: readerCpu.flatMap { $0 }, libraryMs: libraryTimes.flatMap { $0 }, queries: results)
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
     FileHandle.standardOutput.write(try encoder.encode(out))
