@@ -27,9 +27,13 @@ final class SearchService: @unchecked Sendable {
     private var reader: IndexReader?
     private var cache: [String: ResultItem] = [:]
 
-    init(library: Library, log: Logger) {
+    /// Called (off this queue's lock) when the index turns out to be missing or damaged while searching.
+    private let onDamage: @Sendable (String) -> Void
+
+    init(library: Library, log: Logger, onDamage: @escaping @Sendable (String) -> Void = { _ in }) {
         self.library = library
         self.log = log
+        self.onDamage = onDamage
     }
 
     /// Runs `body` on the search queue and hands its outcome to `done` there.
@@ -69,7 +73,16 @@ final class SearchService: @unchecked Sendable {
         request.now = store.clock()
         request.context = context
         request.snippetLength = 120
-        let hits = try openReader().search(request).hits
+        let hits: [SearchHit]
+        do {
+            hits = try openReader().search(request).hits
+        } catch let error where Library.isDamage(error, opening: true) {
+            // The index writer repairs it; this search fails, the next ones find the rebuilt index.
+            log.warning("the search index is missing or damaged; asking for a rebuild", metadata: ["error": "\(error)"])
+            reader = nil
+            onDamage("\(error)")
+            throw error
+        }
 
         let memories = try store.memories(ids: hits.filter { $0.kind == .memory }.map(\.id))
         let byID = Dictionary(memories.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
