@@ -165,10 +165,13 @@ extension Store {
             let now = clock()
             written += try write("import memories") { db in
                 var changed = 0
+                // One query for the whole chunk: what is stored already decides what needs writing.
+                var stored = Dictionary(try Memory.filter(keys: slice.map(\.id)).fetchAll(db).map { ($0.id, $0) },
+                                        uniquingKeysWith: { a, _ in a })
                 for var m in slice {
                     try TextInput.requireNoNUL(m.content, what: "memory \(m.id)")
                     m.tags = TextInput.normalizeTags(m.tags)
-                    if let old = try Memory.fetchOne(db, key: m.id) {
+                    if let old = stored[m.id] {
                         let keep = keepHistory.contains(m.id)
                         if keep {
                             m.created = old.created
@@ -181,6 +184,7 @@ extension Store {
                     }
                     try m.upsert(db)
                     try Store.enqueue(db, .memory, m.id, at: now)
+                    stored[m.id] = m  // a later line with the same id compares with this one
                     changed += 1
                 }
                 return changed

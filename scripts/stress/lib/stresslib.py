@@ -176,8 +176,9 @@ def quest_spot_check(ids, count, data=None, rng=random):
         words = sorted(set(WORD.findall(content.lower())))
 
         def freq(w):
-            return db.get_termfreq(b"Z" + stem(w)) or db.get_termfreq(w) or 10**9
-        words = sorted(words, key=freq)[:3]
+            return db.get_termfreq(b"Z" + stem(w)) or db.get_termfreq(w)
+        # Words that are terms of the index (a letters-only run inside "libfoo2" is not), rarest first.
+        words = sorted((w for w in words if freq(w) > 0), key=freq)[:3]
         if not words:
             continue
         found = quest_ids(" AND ".join(words), data=data)
