@@ -161,7 +161,8 @@ def quest_ids(query, data=None, extra=()):
     return ids
 
 
-WORD = re.compile(r"[a-z]{5,}")
+# Whole words of letters only, as Xapian's term generator splits them ("libfoo2" is one term, not "libfoo").
+WORD = re.compile(r"(?<![a-z0-9_'])[a-z]{5,}(?![a-z0-9_'])")
 
 
 def quest_spot_check(ids, count, data=None, rng=random):
