@@ -20,7 +20,10 @@ with open(os.path.join(out, "summary.tsv")) as f:
                 for l in log:
                     m = re.match(r"^FIGURE ([^:]+):\s?(.*)$", l.rstrip("\n"))
                     if m:
-                        figures[m.group(1).strip()] = m.group(2).strip()
+                        key = m.group(1).strip()
+                        while key in figures:  # a key printed twice keeps both values
+                            key += " (again)"
+                        figures[key] = m.group(2).strip()
                     elif l.startswith("NOTE "):
                         notes.append(l[5:].strip())
                     elif l.startswith("FAIL"):

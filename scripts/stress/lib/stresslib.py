@@ -26,7 +26,8 @@ _failures = []
 
 
 def figure(key, value):
-    print(f"FIGURE {key}: {value}", flush=True)
+    """Prints `FIGURE key: value` (run.sh collects these); the key must not contain a colon."""
+    print(f"FIGURE {key.replace(':', ' -')}: {value}", flush=True)
 
 
 def note(text):
