@@ -6,7 +6,7 @@ CONFIG ?= debug
 DEMO_DIR ?= $(CURDIR)/demo-data
 ENGRAM = $(BUILD)/$(CONFIG)/engram
 
-.PHONY: all deps build release run demo test test-unit test-e2e test-widgets man completions install clean bench
+.PHONY: all deps build release run demo test test-unit test-e2e test-widgets man completions install clean bench stress
 
 all: build
 
@@ -53,6 +53,14 @@ bench:
 	$(SWIFT) build -c release --product engram-bench
 	$(SWIFT) build -c release --product engram-feed
 	dbus-run-session -- /usr/bin/python3 scripts/bench/run.py $(BUILD)/release/engram $(BUILD)/release/engram-bench $(BENCH_OUT) $(BENCH_FLAGS)
+
+# The reliability and security suite (scripts/stress/README.md): each part prints its figures; results in stress-out/.
+STRESS_OUT ?= $(CURDIR)/stress-out
+stress:
+	@scripts/install-deps.sh --stress
+	$(SWIFT) build -c release --product engram
+	$(SWIFT) build -c release --product engram-feed
+	ENGRAM=$(BUILD)/release/engram ENGRAM_FEED=$(BUILD)/release/engram-feed STRESS_OUT=$(STRESS_OUT) scripts/stress/run.sh
 
 man: deps
 	$(SWIFT) package --allow-writing-to-package-directory generate-manual --multi-page

@@ -22,6 +22,12 @@ if [ "${1:-}" = "--bench" ]; then
   packages+=(python3-xapian python3-dbus g++ libxapian-dev dbus-daemon dbus-bin linux-perf valgrind)
 fi
 
+if [ "${1:-}" = "--stress" ]; then
+  # make stress: Xapian's tools and bindings, the bus and its clients, notification servers, ss, timeout
+  packages+=(xapian-tools python3-xapian python3-dbus python3-dbusmock python3-gi dbus-daemon dbus-bin libglib2.0-bin
+    dunst xvfb iproute2 procps coreutils util-linux)
+fi
+
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -75,6 +75,7 @@ public final class EngramDaemon: @unchecked Sendable {
         let settings: DesktopSettings
         do {
             library = try Library(paths: options.paths)
+            library.notice = { [log] in log.notice("\($0)") }
             settings = try DesktopSettings.parse(library.config.rawTOML, origin: options.paths.configPath)
         } catch let error as EngramError {
             log.error("cannot open the collection", metadata: ["error": "\(error)"])

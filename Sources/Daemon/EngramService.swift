@@ -32,8 +32,10 @@ final class EngramService: @unchecked Sendable {
         self.settings = settings
         self.launcher = launcher
         self.log = log
-        self.search = SearchService(library: library, log: log)
+        let reference = KeeperReference()
+        self.search = SearchService(library: library, log: log) { why in reference.keeper?.repairIfDamaged(why) }
         self.keeper = IndexKeeper(library: library, log: log) { [weak self] in self?.refreshGlance() }
+        reference.keeper = keeper
     }
 
     /// The connection properties are announced on (set once exported).

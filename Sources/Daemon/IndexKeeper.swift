@@ -34,6 +34,7 @@ final class IndexKeeper: @unchecked Sendable {
     // Confined to `queue`:
     private var writer: IndexWriter?
     private var closed = false
+    private var lastRepair: ContinuousClock.Instant?
 
     private struct Pending {
         var scheduled = false
@@ -125,6 +126,17 @@ final class IndexKeeper: @unchecked Sendable {
         }
     }
 
+    /// Rebuilds the index from the store when a search found it missing or damaged. Reports that arrive while a
+    /// repair runs, or within a few seconds after one, are served by it.
+    func repairIfDamaged(_ why: String) {
+        let asked = ContinuousClock.now
+        queue.async {
+            guard !self.closed else { return }
+            if let last = self.lastRepair, last > asked - .seconds(5) { return }
+            _ = self.repair(because: why)
+        }
+    }
+
     /// Tries to take the writer if it is not held (after another process let it go).
     func retakeIfNeeded() {
         queue.async {
@@ -152,14 +164,46 @@ final class IndexKeeper: @unchecked Sendable {
         guard !closed else { return false }
         if writer != nil { return true }
         do {
+            if try library.missingIndexNeedsRebuild() {
+                return repair(because: "it is missing")
+            }
             writer = try IndexWriter.open(at: library.paths.indexPath, create: true)
+            if try library.indexMissesChanges(writer!) {
+                return repair(because: "it holds fewer changes than the store has made")
+            }
             appliedSeq.store(try writer!.lastAppliedSeq(), ordering: .releasing)
             log.info("holding the index writer", metadata: ["index": "\(library.paths.indexPath)"])
             return true
         } catch IndexError.locked {
             return false
+        } catch let error where Library.isDamage(error, opening: true) {
+            return repair(because: "\(error)")
         } catch {
             log.error("cannot open the index for writing", metadata: ["error": "\(error)"])
+            return false
+        }
+    }
+
+    /// Rebuilds a missing or damaged index from the store, then takes the writer; false if that failed.
+    private func repair(because why: String) -> Bool {
+        dispatchPrecondition(condition: .onQueue(queue))
+        dropWriter()
+        log.warning("the search index is missing or damaged; rebuilding it from the store", metadata: ["reason": "\(why)"])
+        let start = ContinuousClock.now
+        defer { lastRepair = .now }
+        do {
+            let report = try library.rebuild()
+            writer = try IndexWriter.open(at: library.paths.indexPath, create: false)
+            appliedSeq.store(try writer!.lastAppliedSeq(), ordering: .releasing)
+            log.notice("rebuilt the search index from the store", metadata: ["items": "\(report.upserted)", "ms": "\(Self.ms(since: start))"])
+            onCommit()
+            return true
+        } catch IndexError.locked {
+            dropWriter()
+            return false
+        } catch {
+            log.error("rebuilding the damaged search index failed; will retry", metadata: ["error": "\(error)"])
+            dropWriter()
             return false
         }
     }
@@ -170,7 +214,7 @@ final class IndexKeeper: @unchecked Sendable {
     }
 
     /// One apply pass with the held writer.
-    private func runApply() -> Outcome {
+    private func runApply(repairing: Bool = true) -> Outcome {
         dispatchPrecondition(condition: .onQueue(queue))
         guard !closed else { return .failed("the daemon is stopping") }
         guard writer != nil || takeWriter(), let writer else { return .busy }
@@ -187,6 +231,9 @@ final class IndexKeeper: @unchecked Sendable {
                 onCommit()
             }
             return .applied(report)
+        } catch let error where Library.isDamage(error, opening: false) && repairing {
+            guard repair(because: "\(error)") else { return .failed(String(describing: error)) }
+            return runApply(repairing: false)
         } catch {
             log.error("applying changes to the index failed; will retry", metadata: ["error": "\(error)"])
             dropWriter()
@@ -217,5 +264,15 @@ final class IndexKeeper: @unchecked Sendable {
         let d = ContinuousClock.now - start
         let ms = Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15
         return String(format: "%.1f", ms)
+    }
+}
+
+/// Lets the search service reach the keeper created after it (the keeper is made in the same initializer).
+final class KeeperReference: @unchecked Sendable {
+    private let lock = NSLock()
+    private weak var value: IndexKeeper?
+    var keeper: IndexKeeper? {
+        get { lock.withLock { value } }
+        set { lock.withLock { value = newValue } }
     }
 }

@@ -32,9 +32,13 @@ final class SearchService: @unchecked Sendable {
     /// Hits of recent GNOME result sets whose items nobody has asked for yet.
     private var hitCache: [String: SearchHit] = [:]
 
-    init(library: Library, log: Logger) {
+    /// Called (off this queue's lock) when the index turns out to be missing or damaged while searching.
+    private let onDamage: @Sendable (String) -> Void
+
+    init(library: Library, log: Logger, onDamage: @escaping @Sendable (String) -> Void = { _ in }) {
         self.library = library
         self.log = log
+        self.onDamage = onDamage
     }
 
     /// Runs `body` on the search queue and hands its outcome to `done` there.
@@ -107,7 +111,16 @@ final class SearchService: @unchecked Sendable {
         request.now = store.clock()
         request.context = context
         request.snippetLength = 120
-        let hits = try openReader().search(request).hits
+        let hits: [SearchHit]
+        do {
+            hits = try openReader().search(request).hits
+        } catch let error where Library.isDamage(error, opening: true) {
+            // The index writer repairs it; this search fails, the next ones find the rebuilt index.
+            log.warning("the search index is missing or damaged; asking for a rebuild", metadata: ["error": "\(error)"])
+            reader = nil
+            onDamage("\(error)")
+            throw error
+        }
         log.debug("searched", metadata: ["from": "\(client.rawValue)", "hits": "\(hits.count)", "ms": "\(IndexKeeper.ms(since: start))"])
         return hits
     }

@@ -49,7 +49,18 @@ public final class IndexRebuilder {
             throw IndexError.invalidArgument("\(stubPath) is a database directory, not an index stub file; it cannot be swapped")
         }
         // Holding the current generation's lock keeps other writers out until the swap is done.
-        let currentLock = stubExists ? try IndexWriter.open(at: stubPath, create: false) : nil
+        // An index that cannot be opened (deleted generation, damaged stub or tables) has nothing to protect.
+        var currentLock: IndexWriter?
+        if stubExists {
+            do {
+                currentLock = try IndexWriter.open(at: stubPath, create: false)
+            } catch let error as IndexError {
+                switch error {
+                case .corrupt, .notFound, .io: currentLock = nil
+                default: throw error
+                }
+            }
+        }
         defer { currentLock?.close() }
         try IndexLayout.makePrivateDirectory((stubPath as NSString).deletingLastPathComponent)
 

@@ -39,22 +39,89 @@ public final class Library: @unchecked Sendable {
     }
 
     /// Applies pending captures to the index if no other process holds the writer; never waits for it.
+    ///
+    /// A missing or damaged index is rebuilt from the store first (saying so through `notice`): a deleted index
+    /// would otherwise be created empty, and the outbox no longer holds what it had.
     public func applyPending(progress: ((Int, Int) -> Void)? = nil) throws -> ApplyOutcome {
+        try applyPending(progress: progress, repairing: true)
+    }
+
+    private func applyPending(progress: ((Int, Int) -> Void)?, repairing: Bool) throws -> ApplyOutcome {
+        if repairing, try missingIndexNeedsRebuild() {
+            return try repair("it is missing", progress: progress)
+        }
         let writer: IndexWriter
         do {
             writer = try IndexWriter.open(at: paths.indexPath, create: true)
         } catch IndexError.locked {
             return .busy
+        } catch let error where repairing && Self.isDamage(error, opening: true) {
+            return try repair("\(error)", progress: progress)
         }
-        if let pending = try bulkBuildSize(writer) {
-            writer.close()
-            return try buildInBulk(pending: pending, progress: progress)
+        do {
+            defer { writer.close() }
+            if repairing, try indexMissesChanges(writer) {
+                writer.close()
+                return try repair("it holds fewer changes than the store has made", progress: progress)
+            }
+            if let pending = try bulkBuildSize(writer) {
+                writer.close()
+                return try buildInBulk(pending: pending, progress: progress)
+            }
+            var applier = OutboxApplier(store: store, config: config)
+            applier.progress = progress
+            applier.crashPoint = Self.crashHook
+            return .applied(try applier.apply(with: writer))
+        } catch let error where repairing && Self.isDamage(error, opening: false) {
+            return try repair("\(error)", progress: progress)
         }
-        defer { writer.close() }
-        var applier = OutboxApplier(store: store, config: config)
-        applier.progress = progress
-        applier.crashPoint = Self.crashHook
-        return .applied(try applier.apply(with: writer))
+    }
+
+    /// Whether an index error means the index itself is missing or damaged, so that rebuilding it from the store
+    /// repairs it. Input/output errors count only when opening (a full disk at commit time is not damage).
+    public static func isDamage(_ error: any Error, opening: Bool) -> Bool {
+        switch error as? IndexError {
+        case .corrupt?, .notFound?: return true
+        case .io?: return opening
+        default: return false
+        }
+    }
+
+    /// Whether the index is missing although the store has changes the outbox no longer holds (an index existed
+    /// and was deleted): creating it empty and applying the outbox would then leave those items out.
+    public func missingIndexNeedsRebuild() throws -> Bool {
+        guard !indexExists else { return false }
+        return try store.latestOutboxSeq() > Int64(try store.pendingOutboxCount(after: 0))
+    }
+
+    /// Whether the index lacks changes the outbox can no longer bring (its tables were lost or emptied, or an old
+    /// copy was restored): the outbox is pruned only up to what an index committed, so every change after the
+    /// index's last applied one must still be there.
+    public func indexMissesChanges(_ writer: IndexWriter) throws -> Bool {
+        let seq = try writer.lastAppliedSeq()
+        let latest = try store.latestOutboxSeq()
+        guard latest > seq else { return false }
+        return Int64(try store.pendingOutboxCount(after: seq)) < latest - seq
+    }
+
+    /// Where notices about repairs go (the daemon sends them to its log); standard error by default.
+    public var notice: @Sendable (String) -> Void {
+        get { noticeLock.withLock { noticeHandler } }
+        set { noticeLock.withLock { noticeHandler = newValue } }
+    }
+    private let noticeLock = NSLock()
+    private var noticeHandler: @Sendable (String) -> Void = { message in
+        FileHandle.standardError.write(Data(("engram: " + message + "\n").utf8))
+    }
+
+    /// Rebuilds a missing or damaged index, saying why.
+    private func repair(_ why: String, progress: ((Int, Int) -> Void)?) throws -> ApplyOutcome {
+        notice("the search index is missing or damaged (\(why)); rebuilding it from the store…")
+        do {
+            return .applied(try rebuild(progress: progress))
+        } catch IndexError.locked {
+            return .busy
+        }
     }
 
     /// How many changes are waiting when the index is empty and has applied nothing yet and so many are waiting
@@ -94,13 +161,13 @@ public final class Library: @unchecked Sendable {
 
     /// Opens a reader, building the index first when there is none, and rebuilding it when it is damaged.
     public func openReader(notice: ((String) -> Void)? = nil) throws -> IndexReader {
-        if !indexExists { _ = try applyPending() }
+        if try !indexExists || missingIndexNeedsRebuild() { _ = try applyPending() }
         do {
             return try IndexReader.open(at: paths.indexPath)
         } catch let e as IndexError {
             switch e {
             case .corrupt, .notFound, .io:
-                notice?("engram: the search index is missing or damaged (\(e)); rebuilding it from the store…")
+                notice?("the search index is missing or damaged (\(e)); rebuilding it from the store…")
                 _ = try rebuild()
                 return try IndexReader.open(at: paths.indexPath)
             default:
@@ -125,7 +192,7 @@ public final class Library: @unchecked Sendable {
         var report = ApplyReport()
         report.upserted = docs.count
         report.lastSeq = snapshot.seq
-        if case .applied(let more) = try applyPending() {
+        if case .applied(let more) = try applyPending(progress: nil, repairing: false) {
             report.applied = more.applied
             report.lastSeq = max(report.lastSeq, more.lastSeq)
         }

@@ -18,8 +18,14 @@ extension Library {
     /// Searches the index; with `includeFaded`, also scans the store for matching memories already swept from it.
     public func search(_ request: SearchRequest, includeFaded: Bool = false, applyFirst: Bool = true) throws -> LibrarySearchResult {
         var notices: [String] = []
-        if applyFirst, case .busy = try applyPending() {
-            // The daemon holds the writer and will index new captures in a moment.
+        if applyFirst {
+            do {
+                // .busy: the daemon holds the writer and will index new captures in a moment.
+                _ = try applyPending()
+            } catch {
+                // Searching reads what is indexed: a full disk or a failing write must not stop it.
+                notices.append("new changes could not be indexed yet (\(error)); searching what is indexed")
+            }
         }
         var req = request
         if req.context == nil, let ctx = try store.activeContext(), ctx != "sleep" { req.context = ctx }
@@ -27,8 +33,17 @@ extension Library {
             return LibrarySearchResult(hits: [], faded: [], estimatedTotal: 0, suggestion: nil,
                                        notice: "the sleep context is on: nothing is shown. `engram context clear` turns it off.")
         }
-        let reader = try openReader { notices.append($0) }
-        let r = try reader.search(req)
+        var reader = try openReader { notices.append($0) }
+        let r: SearchResults
+        do {
+            r = try reader.search(req)
+        } catch let error where Self.isDamage(error, opening: true) {
+            // Damage found only when reading (a table overwritten): rebuild from the store and search again.
+            notices.append("the search index is damaged (\(error)); rebuilt it from the store")
+            try rebuild()
+            reader = try openReader()
+            r = try reader.search(req)
+        }
         if let n = r.notice { notices.append(n) }
         var faded: [Memory] = []
         if includeFaded {

@@ -227,7 +227,9 @@ public actor LiveActivity {
             pending = nil
         case .needsRepost:
             guard phase == .active || phase == .stale, shown != nil || pending != nil else { return }
-            if pending == nil { repost = true }
+            // Even with an update pending: a host that polls offers the same content again and again, and
+            // content equal to what was shown is skipped unless a repost forces it out to the new server.
+            repost = true
             wake.yield()
             return
         default:

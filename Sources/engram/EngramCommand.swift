@@ -1,4 +1,5 @@
 import ArgumentParser
+import Glibc
 
 /// The `engram` command: memories and learning, close at hand on the Linux desktop.
 @main
@@ -24,4 +25,11 @@ struct EngramCommand: ParsableCommand {
             DaemonCommand.self,
             FeedCommand.self,
         ])
+
+    static func main() {
+        // A file-size limit (ulimit -f) would kill us with SIGXFSZ in the middle of a write; ignored, the write
+        // fails with EFBIG and the command says what happened (SQLite and Xapian roll back what was half-done).
+        signal(SIGXFSZ, SIG_IGN)
+        main(nil)
+    }
 }

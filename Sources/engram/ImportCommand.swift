@@ -58,8 +58,11 @@ struct ImportCommand: ParsableCommand {
             case .applied: break
             case .busy:
                 // Nudge the daemon without waiting for a large import to be indexed.
-                _ = DaemonClient().sync(timeout: .milliseconds(200))
-                print("The running daemon is indexing them now.")
+                if case .notRunning = DaemonClient().sync(timeout: .milliseconds(200)) {
+                    print("Another engram process is indexing; they become searchable when it is done.")
+                } else {
+                    print("The running daemon is indexing them now.")
+                }
             }
         }
     }

@@ -128,6 +128,37 @@ import Testing
         #expect(try store.memoryCount() == 3, "re-importing updates instead of duplicating")
     }
 
+    /// An interrupted import is restarted from the top (make stress, part 1): what is already stored must cost a
+    /// read, not a second outbox entry for every memory, and a hand-written line must not reset what use did.
+    @Test func importingTheSameLinesAgainWritesNothing() throws {
+        let dir = TempDir()
+        let clock = TestClock()
+        let store = try makeStore(dir, clock: clock)
+        let lines = (0..<50).map { #"{"kind": "memory", "id": "deb-\#($0)", "content": "package \#($0): a tool", "type": "learning", "tags": ["Utils"]}"# }
+            .joined(separator: "\n")
+        _ = try Transfer(store: store).importJSONLines(lines, origin: "a.jsonl")
+        let seq = try store.latestOutboxSeq()
+        #expect(seq == 50)
+        try store.reinforce(id: "deb-7", action: .open)
+        let used = try #require(try store.memory(id: "deb-7"))
+        clock.advance(days: 3)
+        let again = try Transfer(store: store).importJSONLines(lines, origin: "a.jsonl")
+        #expect(again.memories == 50)
+        #expect(try store.latestOutboxSeq() == seq + 1, "only the reinforce wrote an outbox row; the re-import none")
+        #expect(try store.memory(id: "deb-7") == used, "re-importing a line without dates keeps the memory's history")
+        // A changed line is written, keeps its history, and becomes `updated` now; an export's lines are taken as they are.
+        let changed = lines.replacingOccurrences(of: "package 7: a tool", with: "package 7: a better tool")
+        _ = try Transfer(store: store).importJSONLines(changed, origin: "a.jsonl")
+        #expect(try store.latestOutboxSeq() == seq + 2)
+        let m = try #require(try store.memory(id: "deb-7"))
+        #expect(m.content == "package 7: a better tool" && m.useCount == used.useCount && m.created == used.created)
+        #expect(m.updated == clock.now)
+        var exported = ""
+        try Transfer(store: store).export { exported += $0 }
+        _ = try Transfer(store: store).importJSONLines(exported, origin: "export.jsonl")
+        #expect(try store.latestOutboxSeq() == seq + 2, "re-importing an export of the same store changes nothing")
+    }
+
     @Test func curriculaLoadFromTOMLAndYAML() throws {
         let dir = TempDir()
         try """

@@ -132,6 +132,33 @@ import Testing
         #expect(try e.searchIDs("sourdough").count > 0)
     }
 
+    /// make stress, part 6: a deleted index used to be created again empty (the outbox had been pruned), so search
+    /// silently found nothing; a damaged stub failed every search. Both are rebuilt from the store, saying so.
+    @Test func aDeletedOrDamagedIndexIsRebuiltFromTheStore() throws {
+        let e = EngramProcess()
+        try e.importSamples()
+        let before = try e.searchIDs("sourdough")
+        #expect(!before.isEmpty)
+        let fm = FileManager.default
+        try fm.removeItem(atPath: e.indexPath)
+        try fm.removeItem(atPath: e.indexPath + ".d")
+        let afterDelete = try e.run(["search", "--json", "--limit", "100", "sourdough"])
+        #expect(afterDelete.status == 0, "\(afterDelete.stderr)")
+        #expect(afterDelete.stderr.contains("rebuilding it from the store"), "\(afterDelete.stderr)")
+        #expect(try e.searchIDs("sourdough") == before)
+        try Data("garbage\u{1}\n".utf8).write(to: URL(fileURLWithPath: e.indexPath))
+        let afterGarbage = try e.run(["search", "--json", "--limit", "100", "sourdough"])
+        #expect(afterGarbage.status == 0, "\(afterGarbage.stderr)")
+        #expect(afterGarbage.stderr.contains("rebuilding it from the store"), "\(afterGarbage.stderr)")
+        #expect(try e.searchIDs("sourdough") == before)
+        // A capture on a missing index keeps everything searchable too.
+        try fm.removeItem(atPath: e.indexPath)
+        try fm.removeItem(atPath: e.indexPath + ".d")
+        #expect(try e.run(["remember", "The index came back with zymotic words"]).status == 0)
+        #expect(try e.searchIDs("sourdough") == before)
+        #expect(try e.searchIDs("zymotic").count == 1)
+    }
+
     @Test func tagsPinsRelatedAndForget() throws {
         let e = EngramProcess()
         try e.importSamples()

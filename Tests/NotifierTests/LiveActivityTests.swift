@@ -96,6 +96,25 @@ import Testing
         #expect(server.requests[1].replacesID == 0, "a fresh notification on the new server")
     }
 
+    @Test("A server that comes back while the same content is offered again (a polling host) still gets it reposted")
+    func repostWhileTheSameContentIsPending() async throws {
+        let server = InMemoryNotificationServer()
+        let events = EventLog()
+        let activity = await make(server, interval: .milliseconds(600), events: events)
+        await activity.update(Self.content())
+        #expect(await eventually { server.requests.count == 1 })
+        server.stop()
+        try await Task.sleep(for: .milliseconds(700))
+        await activity.update(Self.content("Paused", 3))
+        #expect(await eventually { events.all.contains(.unavailable("not running")) })
+        // As LiveSession does every 500 ms: the same content again, held back by the throttle when the server returns.
+        await activity.update(Self.content("Paused", 3))
+        server.start()
+        #expect(await eventually { server.requests.count == 2 }, "the paused state is shown on the new server")
+        try #require(server.requests.count >= 2)
+        #expect(server.requests[1].summary == "Rust — Paused")
+    }
+
     @Test("A close right after a button press is not a dismissal; a close with reason 2 otherwise is final")
     func dismissalVersusAction() async throws {
         let server = InMemoryNotificationServer()

@@ -173,21 +173,58 @@ extension Store {
     }
 
     /// Inserts or replaces whole memories (import), each with its outbox row, in chunks; `progress` gets (done, total).
-    public func upsertMemories(_ memories: [Memory], chunk: Int = 2000, progress: ((Int, Int) -> Void)? = nil) throws {
+    ///
+    /// A memory already stored exactly as given is left alone: no write and no outbox row, so importing the same
+    /// file again (or again after an interrupted import) costs a read, not a re-index. For the ids in
+    /// `keepingHistoryOf` (lines that gave no dates: hand-written files) a stored memory keeps its created,
+    /// updated, last-reinforced dates and use count, so re-importing such a file never resets what use did.
+    /// Returns how many memories were written (new or changed).
+    @discardableResult
+    public func upsertMemories(_ memories: [Memory], keepingHistoryOf keepHistory: Set<String> = [], chunk: Int = 2000,
+                               progress: ((Int, Int) -> Void)? = nil) throws -> Int {
         var done = 0
+        var written = 0
         for start in stride(from: 0, to: memories.count, by: max(1, chunk)) {
             let slice = memories[start..<min(start + chunk, memories.count)]
             let now = clock()
-            try write("import memories") { db in
+            written += try write("import memories") { db in
+                var changed = 0
+                // One query for the whole chunk: what is stored already decides what needs writing.
+                var stored = Dictionary(try Memory.filter(keys: slice.map(\.id)).fetchAll(db).map { ($0.id, $0) },
+                                        uniquingKeysWith: { a, _ in a })
                 for var m in slice {
                     try TextInput.requireNoNUL(m.content, what: "memory \(m.id)")
                     m.tags = TextInput.normalizeTags(m.tags)
+                    if let old = stored[m.id] {
+                        let keep = keepHistory.contains(m.id)
+                        if keep {
+                            m.created = old.created
+                            m.updated = old.updated
+                            m.lastReinforced = old.lastReinforced
+                            m.useCount = old.useCount
+                        }
+                        if Store.sameStoredMemory(old, m) { continue }
+                        if keep { m.updated = now }
+                    }
                     try m.upsert(db)
                     try Store.enqueue(db, .memory, m.id, at: now)
+                    stored[m.id] = m  // a later line with the same id compares with this one
+                    changed += 1
                 }
+                return changed
             }
             done += slice.count
             progress?(done, memories.count)
         }
+        return written
+    }
+
+    /// Whether storing `new` over `old` would change nothing (the store keeps dates to the millisecond).
+    static func sameStoredMemory(_ old: Memory, _ new: Memory) -> Bool {
+        func same(_ a: Date, _ b: Date) -> Bool { abs(a.timeIntervalSince(b)) < 0.001 }
+        return old.id == new.id && old.content == new.content && old.type == new.type && old.tags == new.tags
+            && old.context == new.context && old.useCount == new.useCount && old.pinned == new.pinned
+            && old.source == new.source && same(old.created, new.created) && same(old.updated, new.updated)
+            && same(old.lastReinforced, new.lastReinforced)
     }
 }

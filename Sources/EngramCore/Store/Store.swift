@@ -91,7 +91,8 @@ public final class Store: Sendable {
         case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_AUTH:
             return .store("cannot \(what): \(e.message ?? "permission denied").")
         case .SQLITE_IOERR:
-            return .store("cannot \(what): input/output error (\(e.message ?? "")); nothing was saved.")
+            return .store("cannot \(what): the disk could not be written or read (\(e.message ?? "input/output error"); "
+                          + "the disk may be full or a file-size limit reached); nothing was saved.")
         default:
             return .store("cannot \(what): \(e.message ?? "\(e.resultCode)")")
         }

@@ -47,7 +47,7 @@ public struct Transfer: Sendable {
     /// Imports JSON Lines text. Every line is checked first: by default one bad line imports nothing and names the line.
     public func importJSONLines(_ text: String, origin: String, skipInvalid: Bool = false, progress: ((Int, Int) -> Void)? = nil) throws -> ImportSummary {
         var summary = ImportSummary()
-        var memories: [Memory] = [], links: [MemoryLink] = [], curricula: [Curriculum] = [], topics: [Topic] = []
+        var memories: [Memory] = [], keepHistory = Set<String>(), links: [MemoryLink] = [], curricula: [Curriculum] = [], topics: [Topic] = []
         let now = store.clock()
         var errors: [String] = []
         var lineNo = 0
@@ -56,8 +56,11 @@ public struct Transfer: Sendable {
             let line = raw.hasSuffix("\r") ? raw.dropLast() : raw
             if line.allSatisfy(\.isWhitespace) { continue }
             do {
-                switch try JSONLines.decode(String(line), now: now) {
-                case .memory(let m): memories.append(m)
+                let (record, withoutDates) = try JSONLines.decodeLine(String(line), now: now)
+                switch record {
+                case .memory(let m):
+                    memories.append(m)
+                    if withoutDates { keepHistory.insert(m.id) }
                 case .link(let l): links.append(l)
                 case .curriculum(let c): curricula.append(c)
                 case .topic(let t): topics.append(t)
@@ -71,7 +74,7 @@ public struct Transfer: Sendable {
             throw EngramError.invalidInput("nothing was imported; \(errors.count) line\(errors.count == 1 ? " is" : "s are") not valid:\n" + errors.prefix(5).joined(separator: "\n") + more + "\nFix them, or pass --skip-invalid to import the rest.")
         }
         summary.skipped = errors
-        try store.upsertMemories(memories, progress: progress)
+        try store.upsertMemories(memories, keepingHistoryOf: keepHistory, progress: progress)
         summary.memories = memories.count
         let topicsByCurriculum = Dictionary(grouping: topics, by: \.curriculumID)
         for c in curricula {

@@ -91,6 +91,12 @@ public enum JSONLines {
 
     /// Decodes one line; `now` fills dates a hand-written line leaves out. Throws a message naming what is wrong.
     public static func decode(_ line: String, now: Date) throws -> TransferRecord {
+        try decodeLine(line, now: now).record
+    }
+
+    /// Decodes one line, and tells whether it is a memory line that gave no `created` date (hand-written: its
+    /// dates and use count are not part of what it says, so re-importing it keeps the stored ones).
+    public static func decodeLine(_ line: String, now: Date) throws -> (record: TransferRecord, withoutDates: Bool) {
         let data = Data(line.utf8)
         let decoder = JSONDecoder()
         let kind: String?
@@ -104,6 +110,7 @@ public enum JSONLines {
             guard let v = ISODate.parse(s) else { throw EngramError.invalidInput("\(field) '\(s)' is not an ISO-8601 date") }
             return v
         }
+        var withoutDates = false  // set for memory lines below
         func check(_ id: String, _ what: String) throws {
             guard Identifier.isValid(id) else { throw EngramError.invalidInput("\(what) id '\(id)' must be 1–64 letters, digits, '-', '_' or '.'") }
         }
@@ -111,33 +118,34 @@ public enum JSONLines {
             switch kind ?? "memory" {
             case "memory":
                 let l = try decoder.decode(MemoryLine.self, from: data)
+                withoutDates = l.created == nil
                 let id = l.id ?? Identifier.make()
                 try check(id, "memory")
                 guard !l.content.allSatisfy(\.isWhitespace) else { throw EngramError.invalidInput("memory \(id) has no content") }
                 try TextInput.requireNoNUL(l.content, what: "memory \(id)")
                 let created = try date(l.created, "created", default: now)
                 let updated = try date(l.updated, "updated", default: created)
-                return .memory(Memory(id: id, content: l.content, type: l.type ?? .note, tags: l.tags ?? [], context: l.context,
+                return (.memory(Memory(id: id, content: l.content, type: l.type ?? .note, tags: l.tags ?? [], context: l.context,
                                       created: created, updated: updated,
                                       lastReinforced: try date(l.lastReinforced, "lastReinforced", default: created),
-                                      useCount: max(0, l.useCount ?? 0), pinned: l.pinned ?? false, source: l.source))
+                                      useCount: max(0, l.useCount ?? 0), pinned: l.pinned ?? false, source: l.source)), withoutDates)
             case "link":
                 let l = try decoder.decode(LinkLine.self, from: data)
-                return .link(MemoryLink(fromID: l.from, toID: l.to, origin: l.origin ?? .manual, weight: l.weight ?? 1,
-                                        created: try date(l.created, "created", default: now)))
+                return (.link(MemoryLink(fromID: l.from, toID: l.to, origin: l.origin ?? .manual, weight: l.weight ?? 1,
+                                         created: try date(l.created, "created", default: now))), false)
             case "curriculum":
                 let l = try decoder.decode(CurriculumLine.self, from: data)
                 try check(l.id, "curriculum")
                 let created = try date(l.created, "created", default: now)
-                return .curriculum(Curriculum(id: l.id, title: l.title, description: l.description ?? "", created: created,
-                                              updated: try date(l.updated, "updated", default: created), source: l.source))
+                return (.curriculum(Curriculum(id: l.id, title: l.title, description: l.description ?? "", created: created,
+                                               updated: try date(l.updated, "updated", default: created), source: l.source)), false)
             case "topic":
                 let l = try decoder.decode(TopicLine.self, from: data)
                 try check(l.id, "topic")
                 let created = try date(l.created, "created", default: now)
-                return .topic(Topic(id: l.id, curriculumID: l.curriculum, position: l.position, title: l.title, notes: l.notes ?? "",
-                                    flagged: l.flagged ?? false, done: l.done ?? false, created: created,
-                                    updated: try date(l.updated, "updated", default: created)))
+                return (.topic(Topic(id: l.id, curriculumID: l.curriculum, position: l.position, title: l.title, notes: l.notes ?? "",
+                                     flagged: l.flagged ?? false, done: l.done ?? false, created: created,
+                                     updated: try date(l.updated, "updated", default: created))), false)
             case let other:
                 throw EngramError.invalidInput("unknown kind '\(other)' (expected memory, link, curriculum or topic)")
             }
