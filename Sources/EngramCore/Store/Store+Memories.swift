@@ -138,7 +138,7 @@ extension Store {
     @discardableResult
     public func forget(id: String) throws -> Memory {
         let now = clock()
-        return try write("forget the memory") { db in
+        let forgotten = try write("forget the memory") { db in
             guard let m = try Memory.fetchOne(db, key: id) else { throw EngramError.notFound("no memory with id '\(id)'") }
             _ = try m.delete(db)
             try db.execute(sql: "DELETE FROM activity WHERE memoryID = ?", arguments: [id])
@@ -146,6 +146,10 @@ extension Store {
             try Store.enqueue(db, .memory, id, at: now)
             return m
         }
+        // The WAL still holds the pages as they were before the delete: checkpoint the zeroed pages (secure_delete)
+        // into the file and empty the WAL. Best effort: a reader of an older snapshot keeps it until the next checkpoint.
+        _ = try? database.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+        return forgotten
     }
 
     /// Inserts or replaces whole memories (import), each with its outbox row, in chunks; `progress` gets (done, total).

@@ -40,6 +40,8 @@ public final class Store: Sendable {
         config.label = "engram"
         config.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            // Deleted rows (a forgotten memory) are overwritten with zeros, not left in free pages.
+            try db.execute(sql: "PRAGMA secure_delete = ON")
         }
         do {
             database = try DatabasePool(path: path, configuration: config)
