@@ -153,7 +153,8 @@ extension Store {
     }
 
     /// Inserts or replaces whole memories (import), each with its outbox row, in chunks; `progress` gets (done, total).
-    public func upsertMemories(_ memories: [Memory], chunk: Int = 2000, progress: ((Int, Int) -> Void)? = nil) throws {
+    /// With `link` false (an Engram export, which brings its links) the index adds no automatic links for them.
+    public func upsertMemories(_ memories: [Memory], chunk: Int = 2000, link: Bool = true, progress: ((Int, Int) -> Void)? = nil) throws {
         var done = 0
         for start in stride(from: 0, to: memories.count, by: max(1, chunk)) {
             let slice = memories[start..<min(start + chunk, memories.count)]
@@ -163,7 +164,7 @@ extension Store {
                     try TextInput.requireNoNUL(m.content, what: "memory \(m.id)")
                     m.tags = TextInput.normalizeTags(m.tags)
                     try m.upsert(db)
-                    try Store.enqueue(db, .memory, m.id, at: now)
+                    try Store.enqueue(db, .memory, m.id, at: now, link: link)
                 }
             }
             done += slice.count

@@ -100,8 +100,8 @@ public final class Store: Sendable {
     }
 
     /// Appends an outbox row for `itemID`: the index will re-read that item.
-    static func enqueue(_ db: Database, _ kind: OutboxEntry.Kind, _ itemID: String, at: Date) throws {
-        var entry = OutboxEntry(kind: kind, itemID: itemID, at: at)
+    static func enqueue(_ db: Database, _ kind: OutboxEntry.Kind, _ itemID: String, at: Date, link: Bool = true) throws {
+        var entry = OutboxEntry(kind: kind, itemID: itemID, at: at, link: link)
         try entry.insert(db)
     }
 
