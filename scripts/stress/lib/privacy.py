@@ -54,7 +54,8 @@ env["TERMINAL"] = terminal
 DATA = f"{xdg['XDG_DATA_HOME']}/engram"
 ALLOWED_WRITE = [f"{xdg[k]}/engram" for k in xdg] + ["/dev/null", "/dev/tty", "/dev/pts/", "/proc/self/", "/proc/thread-self/"]
 MARKER = "zqvortexmarker"  # unique words of the memory that is forgotten
-SECRET = f"The {MARKER} door code is {MARKER}plinth and Xylophagous{MARKER}"
+SEARCHED = "doorcodeqx"  # what the person searches for: kept in the search log by design, so not the marker
+SECRET = f"The {MARKER} {SEARCHED} is {MARKER}plinth and Xylophagous{MARKER}"
 
 
 def engram(*args, stdin=None, check=True, strace=None):
@@ -77,14 +78,19 @@ def check_trace(path, what, allow_exec=()):
     if not os.path.exists(path):
         fail(f"{what}: no strace log")
         return execs, writes
+    allowed_pids = set()
     for line in open(path, errors="replace"):
-        m = re.match(r"\d+\s+(\w+)\((.*)", line)
+        m = re.match(r"(\d+)\s+(\w+)\((.*)", line)
         if not m or "= -1" in line or "resumed>" in line and "execve" not in line:
             continue
-        call, rest = m.groups()
+        pid, call, rest = m.groups()
+        if pid in allowed_pids:
+            continue  # the configured terminal (a recorder here) does what it likes
         paths = re.findall(r'"((?:[^"\\]|\\.)*)"', rest)
         if call == "execve":
             execs.append(paths[0] if paths else rest)
+            if paths and paths[0] in allow_exec:
+                allowed_pids.add(pid)
             continue
         if call in ("open", "openat"):
             if not WRITE_FLAGS.search(rest):
@@ -98,7 +104,7 @@ def check_trace(path, what, allow_exec=()):
             writes.append(t)
     first = True
     for e in execs:
-        if first and e.endswith("/engram"):
+        if first and e == ENGRAM:
             first = False
             continue
         if not any(e == a or e.endswith(a) for a in allow_exec):
@@ -152,7 +158,7 @@ def main():
     engram("session", "stop", check=False)
     engram("ask", "what do i know about sourdough", check=False)
     engram("ask", "remember that the privacy workout ran", check=False)
-    engram("capture", "--dismiss-after", "0", stdin=b"captured line one\ncaptured line two\n", check=False)
+    engram("capture", "--no-notification", stdin=b"captured line one\ncaptured line two\n", check=False)
     engram("export", "-o", f"{tmp}/export.jsonl")
     for name in ("motd", "stats", "recent", "review", "session"):
         engram("feed", name, "--format", "json")
@@ -229,7 +235,7 @@ def main():
         metas = provider.GetResultMetas(found, dbus_interface=SP, timeout=DEADLINE)
         runner.Match(MARKER, dbus_interface=KR, timeout=DEADLINE)
         engram("show", secret_id)
-        engram("search", MARKER)
+        engram("search", SEARCHED)
         engram("open", f"engram://memory/{secret_id}")
         engram("forget", "--yes", secret_id)
         engram_obj.Sync(dbus_interface=E1, timeout=DEADLINE)
@@ -254,7 +260,9 @@ def main():
     figure("terminal_launches", len(launched))
     for line in launched:
         words = line.split(" ")
-        if len(words) < 2 or not words[0].endswith("engram") or words[1] not in ("show", "search", "open"):
+        if words and words[0] == "-e":  # $TERMINAL -e COMMAND…
+            words = words[1:]
+        if len(words) < 2 or words[0] != ENGRAM or words[1] not in ("show", "search", "open"):
             fail(f"the terminal was asked to run: {line[:200]}")
     figure("daemon_programs_started", max(0, len(execs) - 1))
     if os.path.exists("/tmp/pwned-engram"):
@@ -279,19 +287,23 @@ def main():
     store = f"{DATA}/engram.sqlite"
     import sqlite3
     db = sqlite3.connect(f"file:{store}?mode=ro", uri=True)
-    n = db.execute("SELECT count(*) FROM activity WHERE memoryID = ? OR detail LIKE ?", (secret_id, f"%{MARKER}%")).fetchone()[0]
+    n = db.execute("SELECT count(*) FROM activity WHERE memoryID = ? OR (detail LIKE ? AND action != 'search')",
+                   (secret_id, f"%{MARKER}%")).fetchone()[0]
+    searches = db.execute("SELECT count(*) FROM activity WHERE action = 'search' AND detail LIKE ?", (f"%{MARKER}%",)).fetchone()[0]
     db.close()
-    figure("activity_rows_with_marker", n)
+    figure("activity_rows_about_forgotten", n)
+    figure("search_log_rows_with_its_words", searches)  # the person's own queries: `engram privacy clear-activity` empties them
     if n:
         fail(f"the activity log still holds {n} rows about the forgotten memory")
-    traces = []
+    store_traces, index_traces = [], []
     for path in glob.glob(f"{DATA}/**", recursive=True):
         if os.path.isfile(path):
             with open(path, "rb") as f:
                 if MARKER.encode() in f.read():
-                    traces.append(path.replace(DATA, "data"))
-    figure("data_files_with_marker_bytes", len(traces))
-    for t in traces:
+                    (index_traces if "/index.d/" in path else store_traces).append(path.replace(DATA, "data"))
+    figure("store_files_with_its_bytes", len(store_traces))
+    figure("index_files_with_its_bytes_in_free_blocks", len(index_traces))
+    for t in store_traces:
         fail(f"the bytes of the forgotten memory are still in {t}")
 
     check_modes()
