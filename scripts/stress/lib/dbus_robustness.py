@@ -9,6 +9,7 @@ Match, Stats, a property) and checks the answer. Every call must be answered (a 
 deadline; the daemon must stay the same process, and its RSS must stay bounded (second half grows little).
 Prints FIGURE lines; exits 1 on a failure.
 """
+import json
 import os
 import random
 import subprocess
@@ -180,8 +181,8 @@ class Stress:
         os.makedirs(f"{self.tmp}/config", mode=0o700)
         self.spawn_log = f"{self.tmp}/spawned.log"
         recorder = f"{self.tmp}/terminal.sh"
-        with open(recorder, "w") as f:
-            f.write(f'#!/bin/sh\nprintf "%s\\n" "$*" >> "{self.spawn_log}"\n')
+        with open(recorder, "w") as f:  # one JSON list of argv words per launch
+            f.write(f'#!/usr/bin/python3\nimport json, sys\nopen("{self.spawn_log}", "a").write(json.dumps(sys.argv[1:]) + "\\n")\n')
         os.chmod(recorder, 0o755)
         with open(f"{self.tmp}/config/config.toml", "w") as f:
             f.write(f'[desktop]\nopen = "terminal"\nterminal = ["{recorder}"]\n')
@@ -369,8 +370,10 @@ class Stress:
             fail("another daemon owns the name: the first one was replaced")
         spawned = open(self.spawn_log).read().splitlines() if os.path.exists(self.spawn_log) else []
         for line in spawned:
-            words = line.split(" ")
-            if len(words) < 2 or words[0] != ENGRAM or words[1] not in ("show", "search", "open"):
+            words = json.loads(line)
+            if words and words[0] == "-e":  # $TERMINAL -e COMMAND…
+                words = words[1:]
+            if len(words) < 2 or os.path.realpath(words[0]) != os.path.realpath(ENGRAM) or words[1] not in ("show", "search", "open"):
                 fail(f"the terminal was asked to run something other than engram show/search/open: {line[:200]}")
         growth_second_half = rss_end - rss_mid
         print(f"FIGURE dbus_calls: {self.calls}")
@@ -388,7 +391,7 @@ class Stress:
         slow = sorted(self.time_by.items(), key=lambda kv: -kv[1])[:6]
         print("seconds by method: " + ", ".join(f"{k[:30]} {v:.1f}" for k, v in slow))
         print("errors answered: " + ", ".join(f"{k.rsplit('.', 1)[-1]} {v}" for k, v in top))
-        if alive and rss_end > rss_start + 128 * 1024:
+        if alive and rss_end > rss_start + 64 * 1024:
             fail(f"the daemon grew from {rss_start // 1024} MB to {rss_end // 1024} MB")
         if alive and growth_second_half > 32 * 1024:
             fail(f"the daemon kept growing: {growth_second_half // 1024} MB over the second half")

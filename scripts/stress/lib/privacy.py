@@ -18,6 +18,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import stat
 import subprocess
 import sys
@@ -173,6 +174,7 @@ def main():
                                "trace=execve,openat,open,creat,rename,renameat,renameat2,unlink,unlinkat,mkdir,mkdirat,symlink,symlinkat,link,linkat,truncate",
                                "-o", trace, ENGRAM, "daemon"], env=env, stdout=daemon_log, stderr=subprocess.STDOUT)
     bus = dbus.SessionBus()
+    pid = None
     try:
         wait_for_name(bus, NAME, daemon, "the daemon")
         pid = int(bus.call_blocking("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
@@ -254,6 +256,8 @@ def main():
             engram("open", url, check=False, strace=f"{tmp}/open-{n}.strace")
             check_trace(f"{tmp}/open-{n}.strace", f"engram open {url[:50]}")
     finally:
+        if pid:
+            os.kill(pid, signal.SIGTERM)  # the daemon itself: SIGTERM to strace would not reach it
         stop(daemon, "the daemon")
     execs, writes = check_trace(trace, "engram daemon", allow_exec=(terminal,))
     launched = open(spawn_log).read().splitlines() if os.path.exists(spawn_log) else []
@@ -262,7 +266,7 @@ def main():
         words = line.split(" ")
         if words and words[0] == "-e":  # $TERMINAL -e COMMAND…
             words = words[1:]
-        if len(words) < 2 or words[0] != ENGRAM or words[1] not in ("show", "search", "open"):
+        if len(words) < 2 or os.path.realpath(words[0]) != os.path.realpath(ENGRAM) or words[1] not in ("show", "search", "open"):
             fail(f"the terminal was asked to run: {line[:200]}")
     figure("daemon_programs_started", max(0, len(execs) - 1))
     if os.path.exists("/tmp/pwned-engram"):
