@@ -12,6 +12,7 @@ Prints FIGURE lines; exits 1 on a failure.
 import json
 import os
 import random
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -397,7 +398,9 @@ class Stress:
             fail(f"the daemon kept growing: {growth_second_half // 1024} MB over the second half")
 
     def close(self):
-        if stop(self.daemon, "the daemon") not in (0, None):
+        status = stop(self.daemon, "the daemon")
+        shutil.rmtree(self.tmp, ignore_errors=True)
+        if status not in (0, None):
             fail(f"the daemon exited with status {self.daemon.returncode} after SIGTERM")
 
 
