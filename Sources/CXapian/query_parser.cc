@@ -28,6 +28,18 @@ void add_field(Xapian::QueryParser &parser, const char *field, const char *term_
 /// Partial and wildcard words expand to at most this many terms (the most frequent).
 constexpr Xapian::termcount max_expansion = 100;
 
+/// A query may hold at most this many wildcard and partial words: each expands to up to max_expansion terms,
+/// and thousands of them ANDed ("a* a* a* …" within the size limit) took seconds to match.
+constexpr size_t max_wildcards = 24;
+
+/// How many OP_WILDCARD nodes a parsed query holds.
+size_t count_wildcards(const Xapian::Query &query) {
+    if (query.get_type() == Xapian::Query::OP_WILDCARD) return 1;
+    size_t count = 0;
+    for (size_t i = 0; i < query.get_num_subqueries(); ++i) count += count_wildcards(query.get_subquery(i));
+    return count;
+}
+
 /// Spelling correction is skipped for queries longer than this many bytes (it costs per word).
 constexpr size_t max_spelling_query = 256;
 
@@ -60,6 +72,11 @@ Xapian::Query parse_user_query(const Xapian::Database &db, const std::string &te
     if (spelling) parser_flags |= Xapian::QueryParser::FLAG_SPELLING_CORRECTION;
 
     Xapian::Query query = parser.parse_query(text, parser_flags);
+    size_t wildcards = count_wildcards(query);
+    if (wildcards > max_wildcards) {
+        throw Xapian::QueryParserError("the query has " + std::to_string(wildcards) + " wildcard words; at most " +
+                                       std::to_string(max_wildcards) + " are allowed");
+    }
     if (corrected) *corrected = spelling ? parser.get_corrected_query_string() : std::string();
     return query;
 }

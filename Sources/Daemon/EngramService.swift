@@ -34,7 +34,12 @@ final class EngramService: @unchecked Sendable {
         self.log = log
         let reference = KeeperReference()
         self.search = SearchService(library: library, log: log) { why in reference.keeper?.repairIfDamaged(why) }
-        self.keeper = IndexKeeper(library: library, log: log) { [weak self] in self?.refreshGlance() }
+        // Every commit may have changed or forgotten items the result cache holds (a capture or `engram forget`
+        // from another process): drop it, so metas and KRunner actions never show what the store no longer has.
+        self.keeper = IndexKeeper(library: library, log: log) { [weak self] in
+            self?.search.run({ $0.clearCache() }) { _ in }
+            self?.refreshGlance()
+        }
         reference.keeper = keeper
     }
 

@@ -33,7 +33,7 @@ public enum IndexError: Error, Equatable, CustomStringConvertible {
         case .io(let detail):
             return "The search index could not be read or written; check disk space and permissions. (\(detail))"
         case .invalidArgument(let detail):
-            return "The search index was given an invalid value: \(detail)"
+            return "The search index was given an invalid value: \(detail)" + (detail.hasSuffix(".") ? "" : ".")
         case .other(let type, let message):
             return "The search index failed unexpectedly (\(type): \(message))."
         }

@@ -56,6 +56,17 @@ public enum IndexLayout {
         }
     }
 
+    /// Makes the files of the current generation private (0600): Xapian creates its tables with the process umask.
+    static func makeFilesPrivate(forStub stubPath: String) {
+        guard let generation = try? currentGeneration(forStub: stubPath),
+              let names = try? FileManager.default.contentsOfDirectory(atPath: generation) else { return }
+        for name in names {
+            let path = (generation as NSString).appendingPathComponent(name)
+            var st = stat()
+            if lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, (st.st_mode & 0o077) != 0 { _ = chmod(path, 0o600) }
+        }
+    }
+
     /// The path of a generation by name.
     static func generationPath(forStub stubPath: String, name: String) -> String {
         (generationsDirectory(forStub: stubPath) as NSString).appendingPathComponent(name)
@@ -93,6 +104,7 @@ public enum IndexLayout {
             throw error
         }
         syncDirectory(containing: stubPath)
+        makeFilesPrivate(forStub: stubPath)
     }
 
     /// Creates a new empty index at stubPath and returns its open writer handle, or nil if another process created one first.

@@ -100,6 +100,7 @@ public final class IndexWriter {
     public func commit(lastAppliedSeq: Int64) throws {
         let handle = try openHandle()
         try shimCall { cx_writer_commit(handle, lastAppliedSeq, $0) }
+        IndexLayout.makeFilesPrivate(forStub: path)
     }
 
     /// The last applied outbox sequence number, 0 when never set.

@@ -54,7 +54,7 @@ public struct OutboxApplier {
                     if let m = batch.memories[entry.itemID] {
                         try writer.upsert(StoreMapping.document(for: m, decay: config.decay))
                         report.upserted += 1
-                        if m.useCount == 0, now.timeIntervalSince(m.created) < 3600 { fresh.append(m.id) }
+                        if entry.link, m.useCount == 0, now.timeIntervalSince(m.created) < 3600 { fresh.append(m.id) }
                     } else {
                         try writer.delete(kind: kind, id: entry.itemID)
                         report.deleted += 1

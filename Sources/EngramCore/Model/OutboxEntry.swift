@@ -13,6 +13,8 @@ public struct OutboxEntry: Codable, Sendable, Equatable, FetchableRecord, Mutabl
     public var kind: Kind
     public var itemID: String
     public var at: Date
+    /// Whether the index may link a new memory to its neighbours (false for imported memories, which bring their links).
+    public var link: Bool
 
     /// Columns of the `outbox` table.
     public enum Columns {
@@ -22,10 +24,11 @@ public struct OutboxEntry: Codable, Sendable, Equatable, FetchableRecord, Mutabl
     }
 
     /// Creates an entry; the sequence is assigned on insert.
-    public init(kind: Kind, itemID: String, at: Date) {
+    public init(kind: Kind, itemID: String, at: Date, link: Bool = true) {
         self.kind = kind
         self.itemID = itemID
         self.at = at
+        self.link = link
     }
 
     public mutating func didInsert(_ inserted: InsertionSuccess) { seq = inserted.rowID }

@@ -124,5 +124,9 @@ enum Migrations {
                 CREATE INDEX delayedIntent_due ON delayedIntent(state, due);
                 """)
         }
+        // Imported memories bring their own links: the index must not add automatic ones for them.
+        migrator.registerMigration("v3-outbox-link") { db in
+            try db.execute(sql: "ALTER TABLE outbox ADD COLUMN link BOOLEAN NOT NULL DEFAULT 1")
+        }
     }
 }

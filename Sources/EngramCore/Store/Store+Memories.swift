@@ -162,7 +162,7 @@ extension Store {
     @discardableResult
     public func forget(id: String) throws -> Memory {
         let now = clock()
-        return try write("forget the memory") { db in
+        let forgotten = try write("forget the memory") { db in
             guard let m = try Memory.fetchOne(db, key: id) else { throw EngramError.notFound("no memory with id '\(id)'") }
             _ = try m.delete(db)
             try db.execute(sql: "DELETE FROM activity WHERE memoryID = ?", arguments: [id])
@@ -170,6 +170,10 @@ extension Store {
             try Store.enqueue(db, .memory, id, at: now)
             return m
         }
+        // The WAL still holds the pages as they were before the delete: checkpoint the zeroed pages (secure_delete)
+        // into the file and empty the WAL. Best effort: a reader of an older snapshot keeps it until the next checkpoint.
+        _ = try? database.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+        return forgotten
     }
 
     /// Inserts or replaces whole memories (import), each with its outbox row, in chunks; `progress` gets (done, total).
@@ -178,10 +182,11 @@ extension Store {
     /// file again (or again after an interrupted import) costs a read, not a re-index. For the ids in
     /// `keepingHistoryOf` (lines that gave no dates: hand-written files) a stored memory keeps its created,
     /// updated, last-reinforced dates and use count, so re-importing such a file never resets what use did.
+    /// With `link` false (an Engram export, which brings its links) the index adds no automatic links for them.
     /// Returns how many memories were written (new or changed).
     @discardableResult
     public func upsertMemories(_ memories: [Memory], keepingHistoryOf keepHistory: Set<String> = [], chunk: Int = 2000,
-                               progress: ((Int, Int) -> Void)? = nil) throws -> Int {
+                               link: Bool = true, progress: ((Int, Int) -> Void)? = nil) throws -> Int {
         var done = 0
         var written = 0
         for start in stride(from: 0, to: memories.count, by: max(1, chunk)) {
@@ -207,7 +212,7 @@ extension Store {
                         if keep { m.updated = now }
                     }
                     try m.upsert(db)
-                    try Store.enqueue(db, .memory, m.id, at: now)
+                    try Store.enqueue(db, .memory, m.id, at: now, link: link)
                     stored[m.id] = m  // a later line with the same id compares with this one
                     changed += 1
                 }

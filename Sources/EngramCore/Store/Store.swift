@@ -40,6 +40,8 @@ public final class Store: Sendable {
         config.label = "engram"
         config.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            // Deleted rows (a forgotten memory) are overwritten with zeros, not left in free pages.
+            try db.execute(sql: "PRAGMA secure_delete = ON")
         }
         do {
             database = try DatabasePool(path: path, configuration: config)
@@ -99,8 +101,8 @@ public final class Store: Sendable {
     }
 
     /// Appends an outbox row for `itemID`: the index will re-read that item.
-    static func enqueue(_ db: Database, _ kind: OutboxEntry.Kind, _ itemID: String, at: Date) throws {
-        var entry = OutboxEntry(kind: kind, itemID: itemID, at: at)
+    static func enqueue(_ db: Database, _ kind: OutboxEntry.Kind, _ itemID: String, at: Date, link: Bool = true) throws {
+        var entry = OutboxEntry(kind: kind, itemID: itemID, at: at, link: link)
         try entry.insert(db)
     }
 

@@ -74,7 +74,7 @@ public struct Transfer: Sendable {
             throw EngramError.invalidInput("nothing was imported; \(errors.count) line\(errors.count == 1 ? " is" : "s are") not valid:\n" + errors.prefix(5).joined(separator: "\n") + more + "\nFix them, or pass --skip-invalid to import the rest.")
         }
         summary.skipped = errors
-        try store.upsertMemories(memories, keepingHistoryOf: keepHistory, progress: progress)
+        try store.upsertMemories(memories, keepingHistoryOf: keepHistory, link: false, progress: progress)
         summary.memories = memories.count
         let topicsByCurriculum = Dictionary(grouping: topics, by: \.curriculumID)
         for c in curricula {

@@ -50,12 +50,39 @@ def check(condition, text):
     return condition
 
 
-def finish(name):
+def finish(name=None):
+    """Exits 1 when a check failed; else, given the part's name, says PASS and exits 0 (without it, returns)."""
     if _failures:
-        print(f"FAIL: {name}: {len(_failures)} check(s) failed", flush=True)
+        print(f"FAIL: {name or 'this part'}: {len(_failures)} check(s) failed", flush=True)
         sys.exit(1)
-    print(f"PASS: {name}", flush=True)
-    sys.exit(0)
+    if name:
+        print(f"PASS: {name}", flush=True)
+        sys.exit(0)
+
+
+DEADLINE = 120  # seconds: generous, other builds share the cores
+
+
+def wait_for_name(bus, name, proc, what):
+    """Polls until `name` has an owner on `bus` (a dbus.SessionBus); exits if `proc` ends or the deadline passes first."""
+    deadline = time.monotonic() + DEADLINE
+    while not bus.name_has_owner(name):
+        if proc.poll() is not None or time.monotonic() > deadline:
+            raise SystemExit(f"{what} did not take {name} (exit {proc.poll()})")
+        time.sleep(0.05)
+
+
+def stop(proc, what):
+    """SIGTERM, then wait; a process that does not stop in time is a failure (and is killed)."""
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(DEADLINE)
+        except subprocess.TimeoutExpired:
+            fail(f"{what} did not stop within {DEADLINE} s of SIGTERM")
+            proc.kill()
+            proc.wait()
+    return proc.returncode
 
 
 class Deadline:
