@@ -204,10 +204,18 @@ def quest_spot_check(ids, count, data=None, rng=random):
         content = store_query("SELECT content FROM memory WHERE id = ?", (mid,), data=data)[0][0]
         words = sorted(set(WORD.findall(content.lower())))
 
+        # The memory's own terms: a letters-only run is not always one of them ("libstdc" of "libstdc++-12",
+        # which Xapian indexes as "libstdc++"), though other memories may have it as a word.
+        postings = list(db.postlist(("Qmemory:" + mid).encode()))
+        own = {t.term for t in db.termlist(postings[0].docid)} if postings else set()
+
         def freq(w):
             return db.get_termfreq(b"Z" + stem(w)) or db.get_termfreq(w)
-        # Words that are terms of the index (a letters-only run inside "libfoo2" is not), rarest first.
-        words = sorted((w for w in words if freq(w) > 0), key=freq)[:3]
+
+        def own_term(w):
+            return (b"Z" + stem(w)) in own or w.encode() in own
+        # Words that are terms of this memory's document, rarest first.
+        words = sorted((w for w in words if own_term(w)), key=freq)[:3]
         if not words:
             continue
         found = quest_ids(" AND ".join(words), data=data)
