@@ -124,5 +124,10 @@ enum Migrations {
                 CREATE INDEX delayedIntent_due ON delayedIntent(state, due);
                 """)
         }
+        // The memory of the day reads, per type, use count and pin, the few memories reinforced longest ago
+        // (Feeds' `SQLiteFeedSource.scan`) instead of every memory.
+        migrator.registerMigration("v3-memory-fading-index") { db in
+            try db.execute(sql: "CREATE INDEX memory_fading ON memory(type, useCount, pinned, lastReinforced, id)")
+        }
     }
 }
