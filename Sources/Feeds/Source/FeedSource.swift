@@ -23,11 +23,17 @@ public protocol FeedSource {
     /// The groups of memories that share a type, use count and pin, or nil when the source cannot list
     /// them cheaply (no index): callers then read `memoryFacts()`.
     func fadingGroups() throws -> [FadingGroup]?
-    /// The memories of `group` (in `context` when given, created before `createdBefore` when given, last
-    /// reinforced at or after `reinforcedFrom` when given), oldest reinforcement first, then by id, passed to
-    /// `body` until it returns false. Links are not counted (0); tags are not read.
-    func scan(_ group: FadingGroup, context: String?, createdBefore: Double?, reinforcedFrom: Double?,
+    /// The memories of `group` (in `context` when given, created before `createdBefore` when given) last
+    /// reinforced at or after `from` (when given) and before `before`, oldest reinforcement first, then
+    /// by id, passed to `body` until it returns false; with `after`, only those reinforced strictly later than
+    /// it (a last reinforcement `body` was given). Links are not counted (0); tags are not read.
+    func scan(_ group: FadingGroup, context: String?, createdBefore: Double?, from: Double?, before: Double, after: Double?,
               _ body: (MemoryFacts) -> Bool) throws
+    /// The memories (in `context` when given, created before `createdBefore` when given) last reinforced at
+    /// or after `instant`, in no particular order. Links are not counted (0); tags are not read.
+    func reinforced(since instant: Double, context: String?, createdBefore: Double?) throws -> [MemoryFacts]
+    /// Whether any memory (in `context` when given) was created before `instant`.
+    func hasMemory(createdBefore instant: Double, context: String?) throws -> Bool
     /// The newest memories (by creation, then id, newest first) in `context` when given, at most `limit`.
     func newestFacts(context: String?, limit: Int) throws -> [MemoryFacts]
 }
@@ -63,8 +69,16 @@ extension FeedSource {
     public func fadingGroups() throws -> [FadingGroup]? { nil }
 
     /// Nothing: only called with a group from `fadingGroups()`, which lists none here.
-    public func scan(_ group: FadingGroup, context: String?, createdBefore: Double?, reinforcedFrom: Double?,
+    public func scan(_ group: FadingGroup, context: String?, createdBefore: Double?, from: Double?, before: Double, after: Double?,
                      _ body: (MemoryFacts) -> Bool) throws {}
+
+    /// None: only called after `fadingGroups()`, which lists none here.
+    public func reinforced(since instant: Double, context: String?, createdBefore: Double?) throws -> [MemoryFacts] { [] }
+
+    /// Looks through every memory.
+    public func hasMemory(createdBefore instant: Double, context: String?) throws -> Bool {
+        try memoryFacts().contains { $0.created < instant && (context == nil || $0.context == context) }
+    }
 
     /// Sorts every memory.
     public func newestFacts(context: String?, limit: Int) throws -> [MemoryFacts] {

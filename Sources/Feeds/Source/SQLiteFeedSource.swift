@@ -104,14 +104,14 @@ public final class SQLiteFeedSource: FeedSource {
             """, []) { row in (0..<4).map { row.text(Int32($0)) ?? "" } }.first ?? []
         guard types.allSatisfy({ $0 == "text" || $0 == "null" }) else { return nil }
         var groups: [FadingGroup] = []
-        var next = try query("SELECT type, useCount, pinned FROM memory INDEXED BY \(Self.fadingIndex) ORDER BY type, useCount, pinned LIMIT 1",
-                             [], Self.group).first
+        let select = "SELECT type, useCount, pinned FROM memory INDEXED BY \(Self.fadingIndex) WHERE "
+        let order = " ORDER BY type, useCount, pinned LIMIT 1"
+        var next = try query(select + "1" + order, [], Self.group).first
         while let g = next {
             groups.append(g)
-            next = try query("""
-                SELECT type, useCount, pinned FROM memory INDEXED BY \(Self.fadingIndex)
-                WHERE (type, useCount, pinned) > (?, ?, ?) ORDER BY type, useCount, pinned LIMIT 1
-                """, [.text(g.type), .int(g.useCount), .int(g.pinned)], Self.group).first
+            next = try query(select + "type = ? AND useCount = ? AND pinned > ?" + order, [.text(g.type), .int(g.useCount), .int(g.pinned)], Self.group).first
+            if next == nil { next = try query(select + "type = ? AND useCount > ?" + order, [.text(g.type), .int(g.useCount)], Self.group).first }
+            if next == nil { next = try query(select + "type > ?" + order, [.text(g.type)], Self.group).first }
         }
         return groups
     }
@@ -120,14 +120,18 @@ public final class SQLiteFeedSource: FeedSource {
         FadingGroup(type: row.text(0) ?? "", useCount: row.int(1), pinned: row.int(2))
     }
 
-    public func scan(_ group: FadingGroup, context: String?, createdBefore: Double?, reinforcedFrom: Double?,
+    public func scan(_ group: FadingGroup, context: String?, createdBefore: Double?, from: Double?, before: Double, after: Double?,
                      _ body: (MemoryFacts) -> Bool) throws {
         var sql = "SELECT id, type, '[]', context, created, lastReinforced, useCount, pinned FROM memory INDEXED BY \(Self.fadingIndex) "
-            + "WHERE type = ? AND useCount = ? AND pinned = ?"
-        var args: [SQLiteValue] = [.text(group.type), .int(group.useCount), .int(group.pinned)]
-        if let reinforcedFrom {
+            + "WHERE type = ? AND useCount = ? AND pinned = ? AND lastReinforced < ?"
+        var args: [SQLiteValue] = [.text(group.type), .int(group.useCount), .int(group.pinned), .text(Timestamp.storeText(before))]
+        // One lower bound only, so SQLite seeks to it (`after` comes from a row at or after `from`).
+        if let after {
+            sql += " AND lastReinforced > ?"
+            args.append(.text(Timestamp.storeText(after)))
+        } else if let from {
             sql += " AND lastReinforced >= ?"
-            args.append(.text(Timestamp.storeText(reinforcedFrom)))
+            args.append(.text(Timestamp.storeText(from)))
         }
         if let createdBefore {
             sql += " AND created < ?"
@@ -138,6 +142,28 @@ public final class SQLiteFeedSource: FeedSource {
             args.append(.text(context))
         }
         try each(sql + " ORDER BY lastReinforced, id", args) { body(Self.facts($0, links: 0)) }
+    }
+
+    public func reinforced(since instant: Double, context: String?, createdBefore: Double?) throws -> [MemoryFacts] {
+        var sql = "SELECT id, type, '[]', context, created, lastReinforced, useCount, pinned FROM memory "
+        var args: [SQLiteValue] = []
+        if let createdBefore {
+            sql += "INDEXED BY memory_created WHERE created < ? AND lastReinforced >= ?"
+            args = [.text(Timestamp.storeText(createdBefore)), .text(Timestamp.storeText(instant))]
+        } else {
+            sql += "INDEXED BY memory_lastReinforced WHERE lastReinforced >= ?"
+            args = [.text(Timestamp.storeText(instant))]
+        }
+        if let context {
+            sql += " AND context = ?"
+            args.append(.text(context))
+        }
+        return try query(sql, args) { Self.facts($0, links: 0) }
+    }
+
+    public func hasMemory(createdBefore instant: Double, context: String?) throws -> Bool {
+        let sql = "SELECT 1 FROM memory WHERE created < ?" + (context == nil ? "" : " AND context = ?") + " LIMIT 1"
+        return try !query(sql, [.text(Timestamp.storeText(instant))] + (context.map { [.text($0)] } ?? [])) { _ in true }.isEmpty
     }
 
     public func newestFacts(context: String?, limit: Int) throws -> [MemoryFacts] {
