@@ -128,5 +128,10 @@ enum Migrations {
         migrator.registerMigration("v3-outbox-link") { db in
             try db.execute(sql: "ALTER TABLE outbox ADD COLUMN link BOOLEAN NOT NULL DEFAULT 1")
         }
+        // The memory of the day reads, per type, use count and pin, the few memories reinforced longest ago
+        // (Feeds' `SQLiteFeedSource.scan`) instead of every memory.
+        migrator.registerMigration("v4-memory-fading-index") { db in
+            try db.execute(sql: "CREATE INDEX memory_fading ON memory(type, useCount, pinned, lastReinforced, id)")
+        }
     }
 }

@@ -33,6 +33,90 @@ public enum MemoryOfTheDay {
         return best
     }
 
+    /// The id of today's memory, reading only the few memories that can take part when the source lists
+    /// its fading groups (`choose(_:scope:)` over every memory otherwise, with the same result).
+    static func choose(_ scope: FeedScope) throws -> String? {
+        guard let groups = try scope.source.fadingGroups() else { return try choose(scope.facts(), scope: scope) }
+        let env = scope.env
+        let today = try ranking(groups, day: env.today, scope: scope)
+        guard let best = today.first else {
+            let live = try candidates(groups, at: env.now, createdBefore: nil, excluding: [], scope: scope)
+            return draw(live, at: env.now, decay: env.decay, seed: seed(env.today, scope)).first
+        }
+        if today.count > 1, try ranking(groups, day: env.today - 1, scope: scope).first == best { return today[1] }
+        return best
+    }
+
+    /// `ranking(_:day:scope:)` from the memories used since that midnight and the `candidateCount` least
+    /// faded of the others.
+    static func ranking(_ groups: [FadingGroup], day: Int, scope: FeedScope) throws -> [String] {
+        let env = scope.env
+        let midnight = env.calendar.startOfDay(day)
+        guard try scope.source.hasMemory(createdBefore: midnight, context: scope.context) else { return [] }
+        let used = Set(try scope.source.activities(since: midnight).map(\.memoryID))
+        let touched = try scope.source.memoryFacts(ids: used.sorted())
+            .filter { $0.created < midnight && (scope.context == nil || $0.context == scope.context) }
+        let (asOfMidnight, _) = try rewind(touched, to: midnight, source: scope.source)
+        let others = try candidates(groups, at: midnight, createdBefore: midnight, excluding: used, scope: scope)
+        return draw(asOfMidnight + others, at: midnight, decay: env.decay, seed: seed(day, scope))
+    }
+
+    /// The `candidateCount` lowest-scored (then lowest id) memories at `t` that have not faded from search
+    /// (or are pinned), leaving out `excluding`, with their links counted.
+    ///
+    /// Within a group the curve score only grows with the last reinforcement, so each group is read oldest
+    /// first, from just before the age where its memories leave search up to `t`, and only until its scores
+    /// pass the worst one kept (ties read on, as ids break them, from the next instant): what is left unread
+    /// cannot be among the lowest.
+    static func candidates(_ groups: [FadingGroup], at t: Double, createdBefore: Double?, excluding: Set<String>,
+                           scope: FeedScope) throws -> [MemoryFacts] {
+        let decay = scope.env.decay
+        var kept: [(score: Double, facts: MemoryFacts)] = []
+        func ahead(_ a: (score: Double, facts: MemoryFacts), _ b: (score: Double, facts: MemoryFacts)) -> Bool {
+            a.score != b.score ? a.score < b.score : a.facts.id < b.facts.id
+        }
+        /// Keeps `m` if it is among the lowest so far; otherwise says whether its score was higher or tied.
+        func keep(_ m: MemoryFacts) -> Kept {
+            if excluding.contains(m.id) || createdBefore.map({ m.created >= $0 }) == true { return .skipped }
+            if !m.pinned && decay.isExpired(m, at: t) { return .skipped }
+            let entry = (score: curveScore(m, at: t, decay: decay), facts: m)
+            if kept.count == candidateCount, let worst = kept.last {
+                if entry.score > worst.score { return .worse }
+                if !ahead(entry, worst) { return .tieLost }
+                kept.removeLast()
+            }
+            kept.insert(entry, at: kept.firstIndex { ahead(entry, $0) } ?? kept.count)
+            return .kept
+        }
+        for g in groups {
+            let sample = MemoryFacts(id: "", kind: MemoryKind(storeValue: g.type), created: 0, lastReinforced: 0, useCount: g.useCount)
+            let from = g.pinned != 0 ? nil : decay.expiry(of: sample).map { t - $0 - FeedDecay.day }
+            var after: Double?
+            repeat {
+                let resume = after
+                after = nil
+                try scope.source.scan(g, context: scope.context, createdBefore: createdBefore, from: from, before: t, after: resume) { m in
+                    switch keep(m) {
+                    case .kept, .skipped: return true
+                    case .worse: return false
+                    case .tieLost:
+                        // A tie lost on id: so do the rest reinforced at the same instant; go on after them.
+                        after = m.lastReinforced
+                        return false
+                    }
+                }
+            } while after != nil
+        }
+        // Those reinforced at `t` or later (any order) score 1: read them only when 1 could still be kept.
+        if kept.count < candidateCount || kept[kept.count - 1].score > 0.999 {
+            for m in try scope.source.reinforced(since: t, context: scope.context, createdBefore: createdBefore) { _ = keep(m) }
+        }
+        return try scope.source.memoryFacts(ids: kept.map(\.facts.id))
+    }
+
+    /// What `candidates` did with a memory it read.
+    enum Kept { case kept, skipped, worse, tieLost }
+
     /// The two front runners of day `day`, judged as the memories stood at that day's midnight.
     static func ranking(_ facts: [MemoryFacts], day: Int, scope: FeedScope) throws -> [String] {
         let env = scope.env

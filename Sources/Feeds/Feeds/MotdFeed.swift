@@ -1,8 +1,7 @@
 /// `motd`: the memory of the day, laid out per size.
 enum MotdFeed {
     static func build(_ scope: FeedScope) throws -> FeedResult {
-        let facts = try scope.facts()
-        guard let id = try MemoryOfTheDay.choose(facts, scope: scope), let d = try scope.details([id]).first else {
+        guard let id = try MemoryOfTheDay.choose(scope), let d = try scope.details([id]).first else {
             return scope.quiet(.empty, "nothing to resurface yet\(scope.inContext); memories you capture show here from tomorrow",
                                payload: .memory(nil))
         }

@@ -2,9 +2,7 @@
 enum RecentFeed {
     static func build(_ scope: FeedScope) throws -> FeedResult {
         let env = scope.env
-        let newest = try scope.facts()
-            .sorted { $0.created != $1.created ? $0.created > $1.created : $0.id > $1.id }
-            .prefix(scope.request.limit ?? 10)
+        let newest = try scope.source.newestFacts(context: scope.context, limit: scope.request.limit ?? 10)
         let shown = try scope.details(newest.map(\.id))
         guard let first = shown.first else {
             return scope.quiet(.empty, "no memories yet\(scope.inContext); capture one with `engram remember`", payload: .memories([]))

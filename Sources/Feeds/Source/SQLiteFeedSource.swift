@@ -78,6 +78,105 @@ public final class SQLiteFeedSource: FeedSource {
         return out
     }
 
+    public func memoryFacts(ids: [String]) throws -> [MemoryFacts] {
+        var out: [MemoryFacts] = []
+        for id in ids {
+            out += try query("""
+                SELECT \(Self.factColumns),
+                       (SELECT count(*) FROM link WHERE fromID = memory.id) + (SELECT count(*) FROM link WHERE toID = memory.id)
+                FROM memory WHERE id = ?
+                """, [.text(id)]) { Self.facts($0, links: $0.int(8)) }
+        }
+        return out
+    }
+
+    /// The index `fadingGroups()` and `scan` walk (migration `v4-memory-fading-index`).
+    static let fadingIndex = "memory_fading"
+
+    /// Nil when the store predates the index, or holds dates that are not text (their order in SQL would
+    /// not be their order in time); both leave the caller to read every memory.
+    public func fadingGroups() throws -> [FadingGroup]? {
+        let indexed = try query("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = '\(Self.fadingIndex)'", []) { _ in true }
+        guard !indexed.isEmpty else { return nil }
+        let types = try query("""
+            SELECT (SELECT typeof(min(lastReinforced)) FROM memory), (SELECT typeof(max(lastReinforced)) FROM memory),
+                   (SELECT typeof(min(created)) FROM memory), (SELECT typeof(max(created)) FROM memory)
+            """, []) { row in (0..<4).map { row.text(Int32($0)) ?? "" } }.first ?? []
+        guard types.allSatisfy({ $0 == "text" || $0 == "null" }) else { return nil }
+        var groups: [FadingGroup] = []
+        let select = "SELECT type, useCount, pinned FROM memory INDEXED BY \(Self.fadingIndex) WHERE "
+        let order = " ORDER BY type, useCount, pinned LIMIT 1"
+        var next = try query(select + "1" + order, [], Self.group).first
+        while let g = next {
+            groups.append(g)
+            next = try query(select + "type = ? AND useCount = ? AND pinned > ?" + order, [.text(g.type), .int(g.useCount), .int(g.pinned)], Self.group).first
+            if next == nil { next = try query(select + "type = ? AND useCount > ?" + order, [.text(g.type), .int(g.useCount)], Self.group).first }
+            if next == nil { next = try query(select + "type > ?" + order, [.text(g.type)], Self.group).first }
+        }
+        return groups
+    }
+
+    private static func group(_ row: SQLiteStatement) -> FadingGroup {
+        FadingGroup(type: row.text(0) ?? "", useCount: row.int(1), pinned: row.int(2))
+    }
+
+    public func scan(_ group: FadingGroup, context: String?, createdBefore: Double?, from: Double?, before: Double, after: Double?,
+                     _ body: (MemoryFacts) -> Bool) throws {
+        var sql = "SELECT id, type, '[]', context, created, lastReinforced, useCount, pinned FROM memory INDEXED BY \(Self.fadingIndex) "
+            + "WHERE type = ? AND useCount = ? AND pinned = ? AND lastReinforced < ?"
+        var args: [SQLiteValue] = [.text(group.type), .int(group.useCount), .int(group.pinned), .text(Timestamp.storeText(before))]
+        // One lower bound only, so SQLite seeks to it (`after` comes from a row at or after `from`).
+        if let after {
+            sql += " AND lastReinforced > ?"
+            args.append(.text(Timestamp.storeText(after)))
+        } else if let from {
+            sql += " AND lastReinforced >= ?"
+            args.append(.text(Timestamp.storeText(from)))
+        }
+        if let createdBefore {
+            sql += " AND created < ?"
+            args.append(.text(Timestamp.storeText(createdBefore)))
+        }
+        if let context {
+            sql += " AND context = ?"
+            args.append(.text(context))
+        }
+        try each(sql + " ORDER BY lastReinforced, id", args) { body(Self.facts($0, links: 0)) }
+    }
+
+    public func reinforced(since instant: Double, context: String?, createdBefore: Double?) throws -> [MemoryFacts] {
+        var sql = "SELECT id, type, '[]', context, created, lastReinforced, useCount, pinned FROM memory "
+        var args: [SQLiteValue] = []
+        if let createdBefore {
+            sql += "INDEXED BY memory_created WHERE created < ? AND lastReinforced >= ?"
+            args = [.text(Timestamp.storeText(createdBefore)), .text(Timestamp.storeText(instant))]
+        } else {
+            sql += "INDEXED BY memory_lastReinforced WHERE lastReinforced >= ?"
+            args = [.text(Timestamp.storeText(instant))]
+        }
+        if let context {
+            sql += " AND context = ?"
+            args.append(.text(context))
+        }
+        return try query(sql, args) { Self.facts($0, links: 0) }
+    }
+
+    public func hasMemory(createdBefore instant: Double, context: String?) throws -> Bool {
+        let sql = "SELECT 1 FROM memory WHERE created < ?" + (context == nil ? "" : " AND context = ?") + " LIMIT 1"
+        return try !query(sql, [.text(Timestamp.storeText(instant))] + (context.map { [.text($0)] } ?? [])) { _ in true }.isEmpty
+    }
+
+    public func newestFacts(context: String?, limit: Int) throws -> [MemoryFacts] {
+        var out: [MemoryFacts] = []
+        guard limit > 0 else { return out }
+        let sql = "SELECT \(Self.factColumns) FROM memory" + (context == nil ? "" : " WHERE context = ?") + " ORDER BY created DESC, id DESC"
+        try each(sql, context.map { [.text($0)] } ?? []) { row in
+            out.append(Self.facts(row, links: 0))
+            return out.count < limit
+        }
+        return out
+    }
+
     static let factColumns = "id, type, tags, context, created, lastReinforced, useCount, pinned"
 
     /// Facts from the first eight columns, in `factColumns` order.
@@ -130,18 +229,30 @@ public final class SQLiteFeedSource: FeedSource {
     /// The rows of `sql` mapped by `row`, reusing prepared statements.
     private func query<T>(_ sql: String, _ args: [SQLiteValue], _ row: (SQLiteStatement) -> T) throws -> [T] {
         try run { () throws(SQLiteFailure) -> [T] in
-            let st: SQLiteStatement
-            if let cached = statements[sql] {
-                st = cached
-            } else {
-                st = try SQLiteStatement(db, sql)
-                statements[sql] = st
-            }
+            let st = try statement(sql)
             st.bind(args)
             var out: [T] = []
             while try st.step() { out.append(row(st)) }
             return out
         }
+    }
+
+    /// Steps through the rows of `sql` while `row` returns true.
+    private func each(_ sql: String, _ args: [SQLiteValue], _ row: (SQLiteStatement) -> Bool) throws {
+        try run { () throws(SQLiteFailure) in
+            let st = try statement(sql)
+            st.bind(args)
+            while try st.step() { if !row(st) { break } }
+            st.bind([])
+        }
+    }
+
+    /// The prepared statement for `sql`, prepared once.
+    private func statement(_ sql: String) throws(SQLiteFailure) -> SQLiteStatement {
+        if let cached = statements[sql] { return cached }
+        let st = try SQLiteStatement(db, sql)
+        statements[sql] = st
+        return st
     }
 
     private func run<T>(_ body: () throws(SQLiteFailure) -> T) throws(FeedSourceError) -> T {
