@@ -1,3 +1,4 @@
+import DBus
 import EngramCore
 import Foundation
 import Testing
@@ -22,7 +23,12 @@ import Testing
 
         let capture = try store.startCaptureSession(title: "Inbox")
         let second = try store.startLearningSession(curriculumID: "rust")
-        #expect(await eventually { Set(server.requests.map(\.summary)).isSuperset(of: ["Inbox — Capturing", "Rust: Topic 2 — Studying"]) })
+        // Wait for the second session's own notification, not just its summary (an earlier one may carry it too).
+        let secondTag = DBusValue.string("engram-session-\(second.id)")
+        #expect(await eventually {
+            Set(server.requests.map(\.summary)).isSuperset(of: ["Inbox — Capturing", "Rust: Topic 2 — Studying"])
+                && server.requests.contains { $0.hints["x-dunst-stack-tag"] == secondTag }
+        })
         let firstOfSecond = server.requests.first { $0.hints["x-dunst-stack-tag"] == .string("engram-session-\(second.id)") }
         #expect(firstOfSecond?.replacesID == 0, "the new session is a new notification, not the old one replaced")
         #expect(!server.requests.contains { $0.summary.hasPrefix("Inbox") && $0.hints["x-dunst-stack-tag"] != .string("engram-session-\(capture.id)") })
