@@ -133,7 +133,8 @@ public final class EngramDaemon: @unchecked Sendable {
         if case .polling(let reason) = watcher.mode {
             log.notice("checking the store for changes every 100 ms instead of with inotify", metadata: ["reason": "\(reason)"])
         }
-        // Live activities: one updating notification per active session, driven by the store's state machine.
+        // Live activities: the learning session's updating notification (unless a live `--follow` shows it), and the
+        // end of a capture whose process died; driven by the store's state machine.
         var liveTask: Task<Void, Never>?
         if library.config.disabledIntegrations.contains("notifications") {
             log.notice("live notifications are switched off in config ([privacy] notifications = false)")
@@ -141,6 +142,7 @@ public final class EngramDaemon: @unchecked Sendable {
             do {
                 let live = LiveSession(store: library.store, scope: .active, surfaces: try LiveSurfaces.automatic(connection: connection),
                                        perform: { link in _ = try LinkHandler(library: library, source: "notification").perform(link) },
+                                       opener: ProcessLinkOpener(report: { [log] in log.warning("\($0)") }),
                                        notice: { [log] in log.notice("\($0)") })
                 liveTask = Task { await live.run() }
             } catch {
