@@ -160,6 +160,34 @@ import Testing
     }
 }
 
+/// `engram session start --follow` without a daemon: it shows the session itself.
+@Suite(.serialized) struct FollowCommandTests {
+    @Test("--follow shows the session while no daemon runs; its end carries no button nobody would answer",
+          .enabled(if: CaptureCommandTests.canRun))
+    func followWithoutDaemon() async throws {
+        let dir = TempDir()
+        let store = try makeStore(dir)
+        let bus = try PrivateBus()
+        defer { bus.stop() }
+        let daemon = try MockNotificationDaemon(bus: bus, capabilities: "body actions persistence")
+        let engram = Engram(dir: dir, bus: bus)
+        let follow = try ChildProcess.spawn(DunstEndToEndTests.engram, ["session", "start", "--curriculum", "rust", "--follow"],
+                                            environment: engram.environment)
+        defer { follow.kill() }
+        #expect(await eventually { try daemon.notifications().first?.summary == "Rust: Topic 2 — Studying" })
+        #expect(try daemon.notifications().first?.actions.map(\.key) == ["pause", "stop", "default"])
+        let session = try #require(try store.activeSession())
+        #expect(session.host.flatMap(ProcessIdentity.pid(of:)) == follow.pid, "the --follow process hosts it")
+
+        #expect(try await engram.run(["session", "stop"]).status == 0)
+        #expect(await eventually { try daemon.notifications().last?.summary == "Rust: Topic 2 — Stopped" })
+        #expect(await eventually { !follow.isRunning }, "--follow returns when the session ends")
+        let final = try #require(try daemon.notifications().last)
+        #expect(final.replacesID == 1)
+        #expect(final.actions.isEmpty, "no Open once --follow has exited: \(final.actions)")
+    }
+}
+
 /// The built `engram` on a test's data folder and bus.
 struct Engram {
     let dir: TempDir
