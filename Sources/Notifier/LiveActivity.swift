@@ -242,7 +242,8 @@ public actor LiveActivity {
                         failures += 1
                     }
                 }
-                resumeFlushWaiters()
+                // A flush waits for the newest content, not for one presentation that was already on its way.
+                if pending == nil || outcome != .shown { resumeFlushWaiters() }
             }
             resumeFlushWaiters()
         }

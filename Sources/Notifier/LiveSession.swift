@@ -225,11 +225,12 @@ public actor LiveSession {
         await refresh()
     }
 
-    /// Records the capture session's phase (processing, with progress) and waits until it is on screen.
+    /// Records the capture session's phase (processing, with progress); a new phase is on screen when this returns.
     public func notePhase(sessionID: String, _ phase: CapturePhase) async {
+        let wasCapturing = (notes[sessionID]?.phase ?? .capturing) == .capturing
         notes[sessionID, default: CaptureNotes()].phase = phase
         await refresh()
-        await tracked[sessionID]?.activity.flush()
+        if wasCapturing, phase != .capturing { await tracked[sessionID]?.activity.flush() }
     }
 
     /// Records whether the capture session's memories were linked when it completed.

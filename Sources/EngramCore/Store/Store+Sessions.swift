@@ -218,9 +218,9 @@ extension Store {
     }
 
     /// Makes `host` the process showing the active session `sessionID`, unless another running process
-    /// does; returns whether `host` hosts it now. The session as it was before is passed to `took`.
+    /// does; returns whether `host` hosts it now.
     @discardableResult
-    public func claimHost(sessionID: String, host: String, took: ((Session) -> Void)? = nil) throws -> Bool {
+    public func claimHost(sessionID: String, host: String) throws -> Bool {
         guard let seen = try session(id: sessionID), seen.isActive else { return false }
         if seen.host == host { return true }
         if let other = seen.host, ProcessIdentity.isAlive(other) { return false }
@@ -228,7 +228,6 @@ extension Store {
             guard var s = try Session.fetchOne(db, key: sessionID), s.isActive else { return false }
             if s.host == host { return true }
             if let other = s.host, ProcessIdentity.isAlive(other) { return false }
-            took?(s)
             s.host = host
             try s.update(db)
             return true
