@@ -14,6 +14,7 @@ import Testing
     struct Notified {
         var replacesID: UInt32
         var summary: String
+        var body: String
         var actions: [String]
         var tag: String?
     }
@@ -39,7 +40,7 @@ import Testing
             guard let args = call[1]?.arrayValue?.map(\.unwrapped), args.count == 8 else { return nil }
             let actions = args[5].stringArrayValue ?? []
             let tag = (args[6].dictionaryEntries ?? []).first { $0.key.stringValue == "x-dunst-stack-tag" }
-            return Notified(replacesID: args[1].uint32Value ?? 0, summary: args[3].stringValue ?? "",
+            return Notified(replacesID: args[1].uint32Value ?? 0, summary: args[3].stringValue ?? "", body: args[4].stringValue ?? "",
                             actions: stride(from: 0, to: actions.count, by: 2).map { actions[$0] },
                             tag: (tag?.value.variantValue ?? tag?.value)?.stringValue)
         }
@@ -74,6 +75,9 @@ import Testing
             let captured = try notified(d).filter { $0.summary.hasPrefix("Capture — ") }
             #expect(captured.filter { $0.replacesID == 0 }.count == 1, "one notification for the capture: \(captured.map(\.summary))")
             #expect(captured.last?.summary == "Capture — Complete")
+            #expect(captured.last?.body.hasPrefix("2 memories saved and linked") == true,
+                    "the daemon, as index writer, linked them before capture finished: \(captured.last?.body ?? "")")
+            #expect(!capture.stderr.contains("will be linked in a moment"), "and the terminal agrees: \(capture.stderr)")
         }
     }
 
