@@ -92,21 +92,21 @@ enum KRunner1 {
     /// KRunner's category for command matches.
     static let commandCategory = "Commands"
 
-    /// A freedesktop icon per intent.
+    /// A freedesktop icon per intent: names from the Icon Naming Specification that Adwaita and Breeze both have.
     static func iconName(_ name: IntentName) -> String {
         switch name {
         case .storeMemory: "document-new"
         case .queryMemory: "edit-find"
-        case .summarizeTopic: "view-list-text"
+        case .summarizeTopic: "format-justify-left"
         case .showConnections: "network-workgroup"
-        case .dailyReview: "view-calendar-day"
-        case .memoryStats, .showAnalytics: "office-chart-bar"
+        case .dailyReview: "x-office-calendar"
+        case .memoryStats, .showAnalytics: "x-office-spreadsheet"
         case .startSession, .resumeSession: "media-playback-start"
         case .pauseSession: "media-playback-pause"
         case .stopSession: "media-playback-stop"
         case .openCurriculum, .openTopic: "x-office-address-book"
         case .showHistory: "document-open-recent"
-        case .exportProgress: "document-export"
+        case .exportProgress: "document-save-as"
         }
     }
 
