@@ -43,8 +43,12 @@ import Testing
         }
     }
 
+    /// The daemon's own startup variables (here stale ones, as a session could leave) never reach the terminal: GNOME's
+    /// timestamp does, as an X11 startup id.
+    static let staleStartup = ["DESKTOP_STARTUP_ID": "stale-startup-id_TIME1", "XDG_ACTIVATION_TOKEN": "stale-token"]
+
     @Test func activatingAResultStrengthensTheMemoryAndShowsItInATerminal() async throws {
-        try await withDaemon { d in
+        try await withDaemon(environment: Self.staleStartup) { d in
             let before = try #require(d.memory("s165")["useCount"] as? Int)
             _ = try d.initialResultSet(["focaccia"])
             let out = try d.gdbus(D.providerPath, D.provider, "ActivateResult", ["'engram://memory/s165'", "['focaccia']", "1234"])
@@ -61,11 +65,22 @@ import Testing
                 #expect(launch.ignored & (1 << UInt64(signal - 1)) == 0, "signal \(signal) is ignored")
             }
             #expect(launch.sessionLeader)
+            // GNOME's timestamp goes on for X11 startup notification; no xdg-activation token can be made from it.
+            let startupID = try #require(launch.startupID, "no DESKTOP_STARTUP_ID")
+            #expect(startupID.hasSuffix("_TIME1234") && startupID.hasPrefix("engram-"), "\(startupID)")
+            #expect(!startupID.contains(" ") && startupID.allSatisfy(\.isASCII), "\(startupID)")
+            #expect(launch.activationToken == nil, "a stale XDG_ACTIVATION_TOKEN reached the terminal")
+
+            // KRunner gives no timestamp: no startup id at all rather than the daemon's stale one.
+            #expect(try d.gdbus(D.runnerPath, D.runner, "Run", ["'engram://memory/s165'", "''"]).status == 0)
+            #expect(await eventually { d.launches().count == 2 })
+            let krunner = try #require(d.launchRecords().last)
+            #expect(krunner.startupID == nil && krunner.activationToken == nil, "\(krunner)")
         }
     }
 
     @Test func launchSearchOpensTheTerminalWithTheTermsAsArguments() async throws {
-        try await withDaemon { d in
+        try await withDaemon(environment: Self.staleStartup) { d in
             let terms = ["sour dough", "$(touch /tmp/engram-pwned)", "it's", "-rf"]
             let out = try d.gdbus(D.providerPath, D.provider, "LaunchSearch", [D.gvariantStrings(terms), "0"])
             #expect(out.status == 0, "LaunchSearch failed: \(out.stderr)")
@@ -73,6 +88,14 @@ import Testing
             let argv = try #require(d.launches().first)
             #expect(Array(argv.dropFirst()) == ["search", "--data-dir", d.dataDir, "--pause", "--"] + terms)
             #expect(!FileManager.default.fileExists(atPath: "/tmp/engram-pwned"))
+            // Timestamp 0 means "unknown": no startup id.
+            #expect(d.launchRecords().first?.startupID == nil)
+
+            #expect(try d.gdbus(D.providerPath, D.provider, "LaunchSearch", ["['sourdough']", "5678"]).status == 0)
+            #expect(await eventually { d.launches().count == 2 })
+            let second = try #require(d.launchRecords().last)
+            #expect(second.startupID?.hasSuffix("_TIME5678") == true, "\(String(describing: second.startupID))")
+            #expect(second.activationToken == nil)
         }
     }
 
