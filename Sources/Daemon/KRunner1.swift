@@ -33,10 +33,11 @@ enum KRunner1 {
 
     static func interface(_ service: EngramService) -> DBusInterface {
         DBusInterface(name, methods: [
-            DBusMethod("Teardown") { _ in
-                service.search.run({ $0.clearCache() }) { _ in }
-                return []
-            },
+            // KRunner calls Teardown when its session ends (the window closes): until the next Match nobody needs the
+            // cached results nor the open index, so both go, and the reply says they have.
+            DBusMethod("Teardown", deferredHandler: { _, reply in
+                service.search.run({ $0.release() }) { _ in reply.succeed([]) }
+            }),
             DBusMethod("Config", in: [:], out: ["config": "a{sv}"]) { _ in
                 [.vardict([
                     "MinLetterCount": .int32(Int32(service.settings.minLetters)),
