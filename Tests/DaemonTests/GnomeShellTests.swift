@@ -47,6 +47,38 @@ import Testing
     /// timestamp does, as an X11 startup id.
     static let staleStartup = ["DESKTOP_STARTUP_ID": "stale-startup-id_TIME1", "XDG_ACTIVATION_TOKEN": "stale-token"]
 
+    /// The line under a result's name adds to it: the text after the title, or type, tags and date, never the title again.
+    @Test func descriptionsOfTheSamplesDoNotRepeatTheirNames() async throws {
+        try await withDaemon { d in
+            var checked = 0
+            for query in ["sourdough", "swift actors", "meditations", "xapian", "git", "marathon", "subjunctive", "stoic", "bread"] {
+                let ids = try d.initialResultSet(query.split(separator: " ").map(String.init))
+                let metas = try d.gdbusValue(D.providerPath, D.provider, "GetResultMetas", [D.gvariantStrings(Array(ids.prefix(10)))])
+                    .first as? [[String: Any]] ?? []
+                for meta in metas {
+                    let name = meta["name"] as? String ?? "", description = meta["description"] as? String ?? ""
+                    #expect(!description.isEmpty, "\(meta)")
+                    // The first words of the description, past any "…", are not words of the name in a row.
+                    let opening = description.drop { $0 == "…" }.split(separator: " ").prefix(4).joined(separator: " ")
+                    #expect(!name.contains(opening), "\(meta["id"] ?? "?"): “\(description)” repeats “\(name)”")
+                    checked += 1
+                }
+            }
+            #expect(checked >= 40)
+            // s106 is several lines under a short title: its description is where the schedule starts.
+            // (A commit between the two calls, such as the start-up sweep, drops the search's snippets: the meta then
+            // carries the summary, and the shell's next keystroke the snippet again.)
+            var description = ""
+            let found = try await eventually {
+                guard try d.initialResultSet(["sourdough", "schedule"]).first == "engram://memory/s106" else { return false }
+                let metas = try d.gdbusValue(D.providerPath, D.provider, "GetResultMetas", ["['engram://memory/s106']"]).first as? [[String: Any]]
+                description = metas?.first?["description"] as? String ?? ""
+                return description.hasPrefix("1. Fri 22:00 feed the starter")
+            }
+            #expect(found, "s106: \(description)")
+        }
+    }
+
     @Test func activatingAResultStrengthensTheMemoryAndShowsItInATerminal() async throws {
         try await withDaemon(environment: Self.staleStartup) { d in
             let before = try #require(d.memory("s165")["useCount"] as? Int)
