@@ -10,7 +10,7 @@ import TOMLKit
 ///     min_letters = 3              # KRunner asks Engram only from this many letters on
 ///
 ///     [daemon]
-///     sweep_interval = 3600        # seconds between sweeps; the first runs a few seconds after the daemon starts
+///     sweep_interval = 3600        # seconds between sweeps; the first runs a minute after the daemon starts
 public struct DesktopSettings: Sendable, Equatable {
     /// What opening a result shows.
     public enum OpenAction: String, Sendable {

@@ -27,8 +27,8 @@ public final class EngramDaemon: @unchecked Sendable {
         /// How often faded items are swept from the index, unless config says otherwise.
         public var sweepInterval: Duration = .seconds(3600)
         /// How long after the daemon starts serving the first sweep runs (or `sweepInterval`, if shorter): long
-        /// enough to leave the first searches, which started it, alone.
-        public var firstSweepDelay: Duration = .seconds(5)
+        /// enough to leave alone the burst of searches that started it (a sweep's commit drops their cached results).
+        public var firstSweepDelay: Duration = .seconds(60)
         /// How often a writer held by another process is tried again.
         public var writerRetryInterval: Duration = .seconds(1)
 
@@ -165,6 +165,8 @@ public final class EngramDaemon: @unchecked Sendable {
         let chores = Chores(delayed: DelayedIntentRunner(runner: IntentRunner(library: library, source: "daemon")),
                             contexts: ContextControl(store: library.store))
         let sweepInterval = settings.sweepInterval.map { Duration.seconds($0) } ?? options.sweepInterval
+        let firstSweep = environment["ENGRAM_TEST_FIRST_SWEEP_MS"].flatMap(Int.init).map { Duration.milliseconds(max(50, $0)) }
+            ?? options.firstSweepDelay
         let choreInterval = environment["ENGRAM_TEST_CHORE_MS"].flatMap(Int.init).map { Duration.milliseconds(max(50, $0)) } ?? .seconds(30)
         let timers = [
             repeating(choreInterval) { [log, service] in
@@ -196,7 +198,7 @@ public final class EngramDaemon: @unchecked Sendable {
                 service.keeper.requestApply()
                 service.refreshGlance()
             },
-            repeating(sweepInterval, first: min(options.firstSweepDelay, sweepInterval)) { [service] in service.keeper.sweep() },
+            repeating(sweepInterval, first: min(firstSweep, sweepInterval)) { [service] in service.keeper.sweep() },
             repeating(options.writerRetryInterval) { [service] in service.keeper.retakeIfNeeded() },
         ]
         let signals = [SIGTERM, SIGINT].map { number in

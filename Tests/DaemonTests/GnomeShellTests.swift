@@ -66,7 +66,7 @@ import Testing
             }
             #expect(checked >= 40)
             // s106 is several lines under a short title: its description is where the schedule starts.
-            // (A commit between the two calls, such as the start-up sweep, drops the search's snippets: the meta then
+            // (A commit between the two calls, such as a sweep, drops the search's snippets: the meta then
             // carries the summary, and the shell's next keystroke the snippet again.)
             var description = ""
             let found = try await eventually {

@@ -2,8 +2,9 @@ import EngramTestSupport
 import Foundation
 import Testing
 
-/// The daemon sweeps faded items from the index by itself: once a few seconds after it starts, then every
-/// `[daemon] sweep_interval`. Xapian's `xapian-delve` reads the index to see a memory's id term go.
+/// The daemon sweeps faded items from the index by itself: once a minute after it starts (here, with
+/// `ENGRAM_TEST_FIRST_SWEEP_MS`, half a second), then every `[daemon] sweep_interval`. Xapian's `xapian-delve` reads
+/// the index to see a memory's id term go.
 @Suite struct SweepTests {
     typealias D = DaemonFixture
 
@@ -24,12 +25,12 @@ import Testing
     }
 
     @Test func aFadedMemoryLeavesTheIndexSoonAfterTheDaemonStartsAndStaysInTheStore() async throws {
-        try await withDaemon { d in
+        try await withDaemon(environment: ["ENGRAM_TEST_FIRST_SWEEP_MS": "500"]) { d in
             try Self.importFaded(d, id: "old1")
             #expect(try Self.indexed(d, "old1"), "the faded memory should be in the index before the daemon runs")
             #expect(try Self.indexed(d, "s165"))
 
-            // Any first call starts the daemon; with the default hourly interval, the first sweep comes within seconds.
+            // Any first call starts the daemon; with the default hourly interval, the first sweep comes long before the hour.
             #expect(try d.initialResultSet(["focaccia"]).contains("engram://memory/s165"))
             #expect(try await eventually(timeout: .seconds(30)) { try !Self.indexed(d, "old1") }, "not swept: \(d.bus.log)")
             #expect(d.bus.log.contains("swept faded items from the index"))
