@@ -1,3 +1,4 @@
+import EngramCore
 import Foundation
 import Synchronization
 
@@ -39,14 +40,7 @@ public struct ProcessLinkOpener: LinkOpener {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             process.arguments = command + [link]
         }
-        var environment = ProcessInfo.processInfo.environment
-        environment.removeValue(forKey: "XDG_ACTIVATION_TOKEN")
-        environment.removeValue(forKey: "DESKTOP_STARTUP_ID")
-        if let activationToken, !activationToken.isEmpty {
-            environment["XDG_ACTIVATION_TOKEN"] = activationToken
-            environment["DESKTOP_STARTUP_ID"] = activationToken
-        }
-        process.environment = environment
+        process.environment = StartupEnvironment.environment(ProcessInfo.processInfo.environment, activationToken: activationToken)
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         let name = (program as NSString).lastPathComponent
