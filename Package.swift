@@ -47,6 +47,9 @@ let package = Package(
         .target(name: "Indexer", dependencies: ["CXapian", "EngramCore"]),
         // A typed Swift layer over libdbus-1.
         .target(name: "DBus", dependencies: ["CDBus"]),
+        // The D-Bus layer's lazy-loading signal watcher: opens libdbus-1 with dlopen only when it connects, links
+        // nothing, no Foundation; for the lean feed binary, whose one-shot runs must never load libdbus.
+        .target(name: "DBusWatch"),
         // The system SQLite, for the Feeds module's lean read-only reader.
         .systemLibrary(
             name: "CSQLite",
@@ -56,9 +59,9 @@ let package = Package(
         // Widget feeds and their per-sink renderers; Foundation-free so bars start it fast.
         .target(
             name: "Feeds",
-            dependencies: ["CSQLite"]
+            dependencies: ["CSQLite", "DBusWatch"]
         ),
-        // The lean feed binary bars run every few seconds: no Foundation, GRDB, Xapian or D-Bus, and in
+        // The lean feed binary bars run every few seconds: no Foundation, GRDB, Xapian or libdbus linked, and in
         // release the Swift runtime linked in, so it starts in a few milliseconds.
         .executableTarget(
             name: "engram-feed",
@@ -100,12 +103,12 @@ let package = Package(
         .testTarget(name: "IndexerTests", dependencies: ["Indexer", "EngramCore", "CXapian"]),
         // Child processes and private buses for the test targets that run programs or need D-Bus.
         .target(name: "EngramTestSupport", dependencies: ["DBus"], path: "Tests/EngramTestSupport"),
-        .testTarget(name: "DBusTests", dependencies: ["DBus", "EngramTestSupport"]),
+        .testTarget(name: "DBusTests", dependencies: ["DBus", "DBusWatch", "EngramTestSupport"]),
         .testTarget(name: "FeedsTests", dependencies: ["Feeds", "EngramCore"], resources: [.copy("Golden")]),
         .testTarget(name: "EngramTests", dependencies: ["EngramCore", "Indexer"]),
         .testTarget(name: "IntentsTests", dependencies: ["Intents", "Indexer", "EngramCore"], resources: [.copy("Golden")]),
         .testTarget(name: "NotifierTests", dependencies: ["Notifier", "DBus", "EngramCore", "EngramTestSupport"]),
-        .testTarget(name: "DaemonTests", dependencies: ["Daemon", "DBus", "EngramCore", "Indexer", "EngramTestSupport"]),
+        .testTarget(name: "DaemonTests", dependencies: ["Daemon", "DBus", "EngramCore", "Indexer", "Intents", "EngramTestSupport"]),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx17

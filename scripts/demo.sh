@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `make run`: a demo data folder with the sample collection, a search and the stats.
+# `make demo`: the command-line demo, no daemon: a demo data folder with the sample collection, a search and the stats.
 set -euo pipefail
 engram="$1"
 demo="$2"

@@ -1,4 +1,5 @@
 // The DBus module: a typed Swift layer over libdbus-1 for Engram's desktop integrations.
+// (Its sibling `DBusWatch` subscribes to signals without linking libdbus, for the lean feed binary.)
 //
 // - `DBusConnection` connects to a bus and runs one dedicated thread that reads, writes and
 //   dispatches. Any thread may call, emit or reply; losing the bus is reported, never fatal.

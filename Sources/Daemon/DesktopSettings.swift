@@ -1,12 +1,16 @@
 import EngramCore
 import TOMLKit
 
-/// The `[desktop]` section of config.toml: what opening a result from GNOME Shell or KRunner does.
+/// The `[desktop]` section of config.toml (what opening a result from GNOME Shell or KRunner does) and the
+/// `[daemon]` section (how often it sweeps faded items from the index).
 ///
 ///     [desktop]
 ///     open = "terminal"            # show it in a terminal; "none": only strengthen it (GNOME also copies it)
 ///     terminal = ["kgx", "--"]     # the terminal's argv; Engram appends its own command. Default: detected
 ///     min_letters = 3              # KRunner asks Engram only from this many letters on
+///
+///     [daemon]
+///     sweep_interval = 3600        # seconds between sweeps; the first runs a minute after the daemon starts
 public struct DesktopSettings: Sendable, Equatable {
     /// What opening a result shows.
     public enum OpenAction: String, Sendable {
@@ -22,6 +26,11 @@ public struct DesktopSettings: Sendable, Equatable {
     public var terminal: [String]?
     /// KRunner's minimum query length in letters.
     public var minLetters = 3
+    /// Seconds between sweeps of faded items from the index; nil for the daemon's default.
+    public var sweepInterval: Int?
+
+    /// The range `[daemon] sweep_interval` accepts: a second to a week.
+    public static let sweepIntervals = 1...(7 * 86_400)
 
     /// The defaults.
     public init() {}
@@ -35,6 +44,12 @@ public struct DesktopSettings: Sendable, Equatable {
             table = try TOMLTable(string: toml)
         } catch {
             throw EngramError.config("\(origin): \(error)")
+        }
+        if let value = table["daemon"]?.table?["sweep_interval"] {
+            guard let n = value.int, sweepIntervals.contains(n) else {
+                throw EngramError.config("\(origin): daemon.sweep_interval must be a number of seconds from 1 to \(sweepIntervals.upperBound)")
+            }
+            settings.sweepInterval = n
         }
         guard let desktop = table["desktop"]?.table else { return settings }
         if let value = desktop["open"] {

@@ -16,11 +16,12 @@ enum DetachedProcess {
 
     private static let resetSignals = [SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD, SIGUSR1, SIGUSR2, SIGALRM]
 
-    /// Starts `path` with `arguments` (not including argv[0]); `input`, if given, is written to its standard input.
+    /// Starts `path` with `arguments` (not including argv[0]) and `environment` (by default the daemon's own);
+    /// `input`, if given, is written to its standard input.
     ///
     /// `onExit` runs on a background thread with the exit status (or 128 + signal) once the child is reaped.
     @discardableResult
-    static func spawn(_ path: String, _ arguments: [String], input: Data? = nil,
+    static func spawn(_ path: String, _ arguments: [String], environment: [String: String]? = nil, input: Data? = nil,
                       onExit: (@Sendable (Int32) -> Void)? = nil) throws -> pid_t {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -52,9 +53,17 @@ enum DetachedProcess {
 
         let argv = ([path] + arguments).map { strdup($0) }
         defer { argv.forEach { free($0) } }
+        let envp = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } }
+        defer { envp?.forEach { free($0) } }
         var pid: pid_t = 0
         let rc = (argv + [nil]).withUnsafeBufferPointer { buffer in
-            posix_spawn(&pid, path, &actions, &attributes, UnsafeMutablePointer(mutating: buffer.baseAddress!), environ)
+            guard let envp else {
+                return posix_spawn(&pid, path, &actions, &attributes, UnsafeMutablePointer(mutating: buffer.baseAddress!), environ)
+            }
+            return (envp + [nil]).withUnsafeBufferPointer { env in
+                posix_spawn(&pid, path, &actions, &attributes, UnsafeMutablePointer(mutating: buffer.baseAddress!),
+                            UnsafeMutablePointer(mutating: env.baseAddress!))
+            }
         }
         if input != nil { Glibc.close(pipeEnds[0]) }
         guard rc == 0 else {

@@ -15,7 +15,7 @@ import Foundation
 /// | `TodayCount` | u | memories captured since local midnight |
 /// | `StreakDays` | u | consecutive days with a capture, ending today or yesterday |
 /// | `ActiveContext` | s | the active context (`work`, `sleep`, …), "" for none |
-/// | `ActiveSession` | s | the running or paused session as JSON, "" for none |
+/// | `ActiveSession` | s | the running or paused learning session as JSON, "" for none |
 /// | `PendingChanges` | u | store changes not indexed yet |
 /// | `IndexedChange` | t | the last store change the index holds; grows with every indexed change |
 /// | `Version` | s | the daemon's version (constant) |

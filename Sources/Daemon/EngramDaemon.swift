@@ -12,9 +12,11 @@ import Synchronization
 /// `org.engram.Engram1`, and is the index writer while it runs.
 ///
 /// It applies the store's outbox when nudged (`Sync`, or any capture through the bus), when the store's
-/// WAL file changes (inotify, the safety net) and every `applyInterval`; it sweeps faded items every
-/// `sweepInterval`. SIGTERM or SIGINT stop it gracefully: pending changes are committed, the writer and
-/// the name are released. A second instance finds the name taken, says so and exits with status 0.
+/// WAL file changes (inotify, the safety net) and every `applyInterval`; it sweeps faded items from the index
+/// `firstSweepDelay` after it starts serving (so a daemon that lives a few minutes still sweeps), then every
+/// `sweepInterval` (`[daemon] sweep_interval` in config). SIGTERM or SIGINT stop it gracefully: pending changes
+/// are committed, the writer and the name are released. A second instance finds the name taken, says so and
+/// exits with status 0.
 public final class EngramDaemon: @unchecked Sendable {
     /// How the daemon runs.
     public struct Options: Sendable {
@@ -22,8 +24,11 @@ public final class EngramDaemon: @unchecked Sendable {
         public var paths: EngramPaths
         /// How often pending changes are applied even without a nudge.
         public var applyInterval: Duration = .seconds(30)
-        /// How often faded items are swept from the index.
+        /// How often faded items are swept from the index, unless config says otherwise.
         public var sweepInterval: Duration = .seconds(3600)
+        /// How long after the daemon starts serving the first sweep runs (or `sweepInterval`, if shorter): long
+        /// enough to leave alone the burst of searches that started it (a sweep's commit drops their cached results).
+        public var firstSweepDelay: Duration = .seconds(60)
         /// How often a writer held by another process is tried again.
         public var writerRetryInterval: Duration = .seconds(1)
 
@@ -133,7 +138,8 @@ public final class EngramDaemon: @unchecked Sendable {
         if case .polling(let reason) = watcher.mode {
             log.notice("checking the store for changes every 100 ms instead of with inotify", metadata: ["reason": "\(reason)"])
         }
-        // Live activities: one updating notification per active session, driven by the store's state machine.
+        // Live activities: the learning session's updating notification (unless a live `--follow` shows it), and the
+        // end of a capture whose process died; driven by the store's state machine.
         var liveTask: Task<Void, Never>?
         if library.config.disabledIntegrations.contains("notifications") {
             log.notice("live notifications are switched off in config ([privacy] notifications = false)")
@@ -141,6 +147,7 @@ public final class EngramDaemon: @unchecked Sendable {
             do {
                 let live = LiveSession(store: library.store, scope: .active, surfaces: try LiveSurfaces.automatic(connection: connection),
                                        perform: { link in _ = try LinkHandler(library: library, source: "notification").perform(link) },
+                                       opener: ProcessLinkOpener(report: { [log] in log.warning("\($0)") }),
                                        notice: { [log] in log.notice("\($0)") })
                 liveTask = Task { await live.run() }
             } catch {
@@ -159,6 +166,9 @@ public final class EngramDaemon: @unchecked Sendable {
         }
         let chores = Chores(delayed: DelayedIntentRunner(runner: IntentRunner(library: library, source: "daemon")),
                             contexts: ContextControl(store: library.store))
+        let sweepInterval = settings.sweepInterval.map { Duration.seconds($0) } ?? options.sweepInterval
+        let firstSweep = environment["ENGRAM_TEST_FIRST_SWEEP_MS"].flatMap(Int.init).map { Duration.milliseconds(max(50, $0)) }
+            ?? options.firstSweepDelay
         let choreInterval = environment["ENGRAM_TEST_CHORE_MS"].flatMap(Int.init).map { Duration.milliseconds(max(50, $0)) } ?? .seconds(30)
         let timers = [
             repeating(choreInterval) { [log, service] in
@@ -190,7 +200,7 @@ public final class EngramDaemon: @unchecked Sendable {
                 service.keeper.requestApply()
                 service.refreshGlance()
             },
-            repeating(options.sweepInterval) { [service] in service.keeper.sweep() },
+            repeating(sweepInterval, first: min(firstSweep, sweepInterval)) { [service] in service.keeper.sweep() },
             repeating(options.writerRetryInterval) { [service] in service.keeper.retakeIfNeeded() },
         ]
         let signals = [SIGTERM, SIGINT].map { number in
@@ -238,11 +248,13 @@ public final class EngramDaemon: @unchecked Sendable {
         if !stopping.exchange(true, ordering: .acquiringAndReleasing) { stopRequested.signal() }
     }
 
-    /// A timer firing every `interval` on the timer queue.
-    private func repeating(_ interval: Duration, _ body: @escaping @Sendable () -> Void) -> DispatchSourceTimer {
+    /// A timer firing every `interval` on the timer queue, the first time after `first` (by default `interval`).
+    private func repeating(_ interval: Duration, first: Duration? = nil, _ body: @escaping @Sendable () -> Void) -> DispatchSourceTimer {
         let timer = DispatchSource.makeTimerSource(queue: timerQueue)
-        let ms = Int(interval.components.seconds * 1000 + interval.components.attoseconds / 1_000_000_000_000_000)
-        timer.schedule(deadline: .now() + .milliseconds(ms), repeating: .milliseconds(ms), leeway: .milliseconds(ms / 10 + 1))
+        func ms(_ d: Duration) -> Int { Int(d.components.seconds * 1000 + d.components.attoseconds / 1_000_000_000_000_000) }
+        let start = ms(first ?? interval)
+        // The leeway follows the first delay, so an early first run is not put off by a long interval's leeway.
+        timer.schedule(deadline: .now() + .milliseconds(start), repeating: .milliseconds(ms(interval)), leeway: .milliseconds(start / 10 + 1))
         timer.setEventHandler(handler: body)
         timer.resume()
         return timer

@@ -110,8 +110,9 @@ final class EngramService: @unchecked Sendable {
 
     // MARK: Opening results
 
-    /// Opens a result: strengthens a memory (through `LinkHandler`) and shows it as configured.
-    func activate(_ id: String, source: String, done: @escaping @Sendable (Result<Void, any Error>) -> Void) {
+    /// Opens a result: strengthens a memory (through `LinkHandler`) and shows it as configured; `timestamp` is the
+    /// user action's X server time, when the desktop gave it (see `TerminalLauncher.launch`).
+    func activate(_ id: String, source: String, timestamp: UInt32 = 0, done: @escaping @Sendable (Result<Void, any Error>) -> Void) {
         actions.async {
             done(Result {
                 let link = try DeepLink.parse(id)
@@ -120,10 +121,10 @@ final class EngramService: @unchecked Sendable {
                     _ = try LinkHandler(library: self.library, source: source).perform(link)
                     self.changed(id)
                     self.log.info("opened a memory", metadata: ["id": "\(memoryID)", "from": "\(source)"])
-                    if self.settings.open == .terminal { self.launcher.launch(.show(memoryID: memoryID)) }
+                    if self.settings.open == .terminal { self.launcher.launch(.show(memoryID: memoryID), timestamp: timestamp) }
                 case .curriculum, .topic:
                     _ = try LinkHandler(library: self.library, source: source).perform(link)
-                    if self.settings.open == .terminal { self.launcher.launch(.open(url: link.url)) }
+                    if self.settings.open == .terminal { self.launcher.launch(.open(url: link.url), timestamp: timestamp) }
                 default:
                     throw EngramError.invalidInput("\(id) is not a search result")
                 }
@@ -132,10 +133,10 @@ final class EngramService: @unchecked Sendable {
     }
 
     /// Opens a full search in the terminal, as clicking the provider's icon in GNOME Shell asks.
-    func launchSearch(_ terms: [String]) {
+    func launchSearch(_ terms: [String], timestamp: UInt32 = 0) {
         actions.async {
             self.log.info("opening a full search", metadata: ["terms": "\(terms.count)"])
-            self.launcher.launch(.search(terms: terms))
+            self.launcher.launch(.search(terms: terms), timestamp: timestamp)
         }
     }
 

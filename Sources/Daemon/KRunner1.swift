@@ -33,10 +33,11 @@ enum KRunner1 {
 
     static func interface(_ service: EngramService) -> DBusInterface {
         DBusInterface(name, methods: [
-            DBusMethod("Teardown") { _ in
-                service.search.run({ $0.clearCache() }) { _ in }
-                return []
-            },
+            // KRunner calls Teardown when its session ends (the window closes): until the next Match nobody needs the
+            // cached results nor the open index, so both go, and the reply says they have.
+            DBusMethod("Teardown", deferredHandler: { _, reply in
+                service.search.run({ $0.release() }) { _ in reply.succeed([]) }
+            }),
             DBusMethod("Config", in: [:], out: ["config": "a{sv}"]) { _ in
                 [.vardict([
                     "MinLetterCount": .int32(Int32(service.settings.minLetters)),
@@ -92,21 +93,21 @@ enum KRunner1 {
     /// KRunner's category for command matches.
     static let commandCategory = "Commands"
 
-    /// A freedesktop icon per intent.
+    /// A freedesktop icon per intent: names from the Icon Naming Specification that Adwaita and Breeze both have.
     static func iconName(_ name: IntentName) -> String {
         switch name {
         case .storeMemory: "document-new"
         case .queryMemory: "edit-find"
-        case .summarizeTopic: "view-list-text"
+        case .summarizeTopic: "format-justify-left"
         case .showConnections: "network-workgroup"
-        case .dailyReview: "view-calendar-day"
-        case .memoryStats, .showAnalytics: "office-chart-bar"
+        case .dailyReview: "x-office-calendar"
+        case .memoryStats, .showAnalytics: "x-office-spreadsheet"
         case .startSession, .resumeSession: "media-playback-start"
         case .pauseSession: "media-playback-pause"
         case .stopSession: "media-playback-stop"
         case .openCurriculum, .openTopic: "x-office-address-book"
         case .showHistory: "document-open-recent"
-        case .exportProgress: "document-export"
+        case .exportProgress: "document-save-as"
         }
     }
 

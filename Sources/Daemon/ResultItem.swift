@@ -57,17 +57,14 @@ extension ResultItem {
         case .curriculum: .curriculum(id: hit.id)
         case .topic: .topic(id: hit.id)
         }
-        let snippet = oneLine(hit.snippet.plainText)
-        var description: String
-        if !snippet.isEmpty, snippet != hit.title {
-            description = snippet
+        let title = oneLine(hit.title)
+        let description: String
+        if let snippet = beyondTitle(oneLine(hit.snippet.plainText), title: title) {
+            description = hit.kind == .topic ? curriculumTitle.map { $0 + " · " + snippet } ?? snippet : snippet
         } else {
             description = summary(kind: hit.kind, type: hit.type, tags: hit.tags, created: hit.created, curriculumTitle: curriculumTitle)
         }
-        if hit.kind == .topic, let curriculumTitle, description == snippet {
-            description = curriculumTitle + " · " + description
-        }
-        return ResultItem(id: link.url, kind: hit.kind, title: oneLine(hit.title), description: truncate(description),
+        return ResultItem(id: link.url, kind: hit.kind, title: title, description: truncate(description),
                           iconName: iconName(kind: hit.kind, type: hit.type),
                           clipboardText: content ?? hit.title, pinned: pinned,
                           relevance: hit.relevance)
@@ -101,6 +98,35 @@ extension ResultItem {
                           description: isLink ? "It was forgotten or changed since this search; search again."
                                               : "Engram did not return this id; search again.",
                           iconName: "dialog-question", clipboardText: "", pinned: false, relevance: 0)
+    }
+
+    /// The part of a one-line snippet the title does not already say, or nil when it says nothing more.
+    ///
+    /// Xapian's snippet is a window on the whole text, whose first line is the title: it often starts with the title
+    /// (`Weekend sourdough schedule…`) or part of it (`…sourdough schedule that works for me: 1. Fri…`), and for a
+    /// one-line memory lies wholly inside it. Shown under the title, that would say the name twice; so the words up to
+    /// the title's end are dropped, and a snippet inside the title gives way to the summary.
+    static func beyondTitle(_ snippet: String, title: String) -> String? {
+        let ellipsis: Character = "…"
+        var core = Substring(snippet)
+        if core.first == ellipsis { core = core.dropFirst() }
+        let cut = core.last == ellipsis
+        if cut { core = core.dropLast() }
+        core = core.drop { $0.isWhitespace }
+        while core.last?.isWhitespace == true { core = core.dropLast() }
+        guard !core.isEmpty else { return nil }
+        guard !title.isEmpty else { return snippet }
+        if title.contains(core) { return nil }
+        // The snippet starts in the title and runs past its end: the longest end of the title (from a word's start)
+        // that the snippet starts with. Only the last `core.count` characters of the title can be such an end.
+        let chars = Array(title)
+        for start in max(0, chars.count - core.count)..<chars.count where start == 0 || chars[start - 1].isWhitespace {
+            let end = String(chars[start...])
+            guard end.count >= min(chars.count, 8), core.hasPrefix(end) else { continue }
+            let rest = core.dropFirst(end.count).drop { $0.isWhitespace }
+            return rest.isEmpty ? nil : String(rest) + (cut ? "…" : "")
+        }
+        return snippet
     }
 
     /// "Idea · cooking, bread · 2026-03-04", or "Curriculum" / "Topic in …".

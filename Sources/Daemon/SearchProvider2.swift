@@ -39,7 +39,8 @@ enum SearchProvider2 {
             DBusMethod("ActivateResult", in: ["identifier": "s", "terms": "as", "timestamp": "u"], deferredHandler: { call, reply in
                 do {
                     let id: String = try call.argument(0)
-                    service.activate(id, source: "gnome") { reply.settle($0.map { [] }) }
+                    let timestamp: UInt32 = try call.argument(2)
+                    service.activate(id, source: "gnome", timestamp: timestamp) { reply.settle($0.map { [] }) }
                 } catch {
                     reply.fail(DaemonError.dbus(error))
                 }
@@ -47,8 +48,9 @@ enum SearchProvider2 {
             DBusMethod("LaunchSearch", in: ["terms": "as", "timestamp": "u"], deferredHandler: { call, reply in
                 do {
                     let terms: [String] = try call.argument(0)
+                    let timestamp: UInt32 = try call.argument(1)
                     try checkTerms(terms)
-                    service.launchSearch(terms)
+                    service.launchSearch(terms, timestamp: timestamp)
                     reply.succeed([])
                 } catch {
                     reply.fail(DaemonError.dbus(error))

@@ -178,10 +178,19 @@ final class SearchService: @unchecked Sendable {
         hitCache[id] = nil
     }
 
-    /// Drops every cached item (KRunner's Teardown, a rebuild).
+    /// Drops every cached item (after a commit or a rebuild).
     func clearCache() {
         dispatchPrecondition(condition: .onQueue(queue))
         forgetAll()
+    }
+
+    /// Lets go of everything kept between searches: the cached items, the index reader (its open files and
+    /// Xapian's caches) and the heap they freed. The next search opens the index again (KRunner's Teardown).
+    func release() {
+        dispatchPrecondition(condition: .onQueue(queue))
+        forgetAll()
+        reader = nil
+        IndexKeeper.releaseFreedMemory()
     }
 
     /// Closes the reader (before a shutdown).

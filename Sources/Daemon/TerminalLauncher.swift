@@ -1,3 +1,4 @@
+import EngramCore
 import Foundation
 import Logging
 
@@ -42,8 +43,11 @@ struct TerminalLauncher: Sendable {
     }
 
     /// Starts the command in a terminal without waiting for it; false (and a log line) if it could not start.
+    ///
+    /// `timestamp` is the X server time of the click or key press that asked for it (GNOME Shell passes it), handed
+    /// on as `DESKTOP_STARTUP_ID=…_TIME<timestamp>` so the window may take focus; 0 when unknown.
     @discardableResult
-    func launch(_ command: Command) -> Bool {
+    func launch(_ command: Command, timestamp: UInt32 = 0) -> Bool {
         guard let argv = argv(for: command) else {
             log.warning("no terminal found to show the result; set [desktop] terminal in config.toml")
             return false
@@ -55,7 +59,9 @@ struct TerminalLauncher: Sendable {
         let log = self.log
         let name = argv[0]
         do {
-            try DetachedProcess.spawn(executable, Array(argv.dropFirst())) { status in
+            let startupID = StartupEnvironment.startupID(program: terminal?.first ?? name, timestamp: timestamp)
+            let environment = StartupEnvironment.environment(ProcessInfo.processInfo.environment, startupID: startupID)
+            try DetachedProcess.spawn(executable, Array(argv.dropFirst()), environment: environment) { status in
                 if status != 0 {
                     log.warning("the terminal exited with an error", metadata: ["program": "\(name)", "status": "\(status)"])
                 }

@@ -49,6 +49,13 @@ public struct ActivityContent: Sendable, Equatable {
         self.openLink = openLink
     }
 
+    /// The same content without buttons, for when nothing is left to answer them.
+    var withoutButtons: ActivityContent {
+        var c = self
+        c.buttons = []
+        return c
+    }
+
     /// The same content shown as out of date, after the watchdog saw no update for `seconds`.
     func stalled(after seconds: Int) -> ActivityContent {
         var c = self
@@ -109,6 +116,10 @@ public enum ActivityEvent: Sendable, Equatable {
     case needsRepost
     /// Nothing can show the activity right now; the session goes on without it.
     case unavailable(String)
+    /// A notification was posted under a new id (first shown, or shown again after it closed or the server changed).
+    case posted(NotificationHandOff)
+    /// What was shown is off the screen (closed for any reason, or its server went away).
+    case gone
 }
 
 /// When an ended activity goes away (ActivityKit's dismissal policies).

@@ -1,3 +1,5 @@
+import DBus
+
 /// A live activity shown as a KDE job view: Plasma draws its progress and offers Pause, Resume and Cancel.
 ///
 /// The view is requested on the first presentation, updated in place, and terminated at the end (after a
@@ -36,8 +38,9 @@ public actor JobViewSurface: ActivitySurface {
 
     public nonisolated func events() -> AsyncStream<ActivityEvent> { stream }
 
-    public func present(_ content: ActivityContent, as kind: PresentationKind) async {
-        guard !terminated, !unavailable, !detached else { return }
+    @discardableResult
+    public func present(_ content: ActivityContent, as kind: PresentationKind) async -> PresentOutcome {
+        guard !terminated, !unavailable, !detached else { return .unavailable }
         do {
             let view = try await currentView(for: content)
             try await view.update(Self.properties(for: content))
@@ -45,13 +48,20 @@ public actor JobViewSurface: ActivitySurface {
             if kind.isFinal {
                 try await view.terminate(errorCode: 0, message: "")
                 terminated = true
+                continuation.yield(.gone)  // a finished job has no buttons left: nothing more to answer
             }
+            return .shown
         } catch NotificationServerError.unavailable(let why) {
             unavailable = true
             view = nil
             continuation.yield(.unavailable(why))
+            return .unavailable
+        } catch NotificationServerError.failed(let why) where why.contains(DBusError.Name.unknownObject) {
+            view = nil  // The view is gone: ask for a fresh one next time.
+            return .failed
         } catch {
-            view = nil  // Ask for a fresh view next time.
+            // Refused as a flood or timed out: the view (if any) stays, and the activity tries the latest state again.
+            return .failed
         }
     }
 
@@ -62,6 +72,8 @@ public actor JobViewSurface: ActivitySurface {
     }
 
     public func handOff() async -> NotificationHandOff? { nil }
+
+    public func adopt(_ handOff: NotificationHandOff) async {}  // a job view is not kept across processes
 
     public func detach() async {
         detached = true

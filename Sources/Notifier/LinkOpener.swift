@@ -1,3 +1,4 @@
+import EngramCore
 import Foundation
 import Synchronization
 
@@ -9,13 +10,24 @@ public protocol LinkOpener: Sendable {
 
 /// Opens links with a program (by default `xdg-open`), handing it the activation token as
 /// `XDG_ACTIVATION_TOKEN` (Wayland) and `DESKTOP_STARTUP_ID` (X11).
+///
+/// What the program (or whatever it starts) writes to standard error never reaches the terminal or
+/// journal raw: each line goes to `report` with the link it was about, as does a failing exit status.
 public struct ProcessLinkOpener: LinkOpener {
     /// The program and its leading arguments; the link is appended.
     public var command: [String]
+    /// Hears what went wrong, one line at a time (the daemon's log, the CLI's notes).
+    public var report: @Sendable (String) -> Void
 
-    /// Creates an opener running `command link`.
-    public init(command: [String] = ["xdg-open"]) {
+    /// Creates an opener running `command link`; problems go to `report` (by default a `<4>` line on standard error).
+    public init(command: [String] = ["xdg-open"], report: @escaping @Sendable (String) -> Void = ProcessLinkOpener.standardError) {
         self.command = command
+        self.report = report
+    }
+
+    /// Writes `line` to standard error as a journald warning (`<4>engram: …`).
+    public static let standardError: @Sendable (String) -> Void = { line in
+        FileHandle.standardError.write(Data("<4>engram: \(line)\n".utf8))
     }
 
     public func open(_ link: String, activationToken: String?) throws {
@@ -28,17 +40,66 @@ public struct ProcessLinkOpener: LinkOpener {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             process.arguments = command + [link]
         }
-        var environment = ProcessInfo.processInfo.environment
-        environment.removeValue(forKey: "XDG_ACTIVATION_TOKEN")
-        environment.removeValue(forKey: "DESKTOP_STARTUP_ID")
-        if let activationToken, !activationToken.isEmpty {
-            environment["XDG_ACTIVATION_TOKEN"] = activationToken
-            environment["DESKTOP_STARTUP_ID"] = activationToken
-        }
-        process.environment = environment
+        process.environment = StartupEnvironment.environment(ProcessInfo.processInfo.environment, activationToken: activationToken)
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        let name = (program as NSString).lastPathComponent
+        let report = self.report
+        // Read as it comes: what the opener starts may keep the pipe open long after the opener exits.
+        let errors = Pipe()
+        let lines = LineBuffer()
+        errors.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            if data.isEmpty {
+                handle.readabilityHandler = nil
+                for line in lines.finish() { report("\(name) (opening \(link)): \(line)") }
+                return
+            }
+            for line in lines.append(data) { report("\(name) (opening \(link)): \(line)") }
+        }
+        process.standardError = errors
+        process.terminationHandler = { done in
+            if done.terminationReason == .exit, done.terminationStatus != 0 {
+                report("\(name) could not open \(link) (exit status \(done.terminationStatus))")
+            } else if done.terminationReason == .uncaughtSignal {
+                report("\(name) was killed by signal \(done.terminationStatus) while opening \(link)")
+            }
+        }
+        do {
+            try process.run()
+        } catch {
+            errors.fileHandleForReading.readabilityHandler = nil
+            throw error
+        }
+        // Our copy of the write end goes, so the pipe ends when the opener and what it started are done with it.
+        try? errors.fileHandleForWriting.close()
+    }
+}
+
+/// Splits bytes into lines as they arrive; thread-safe.
+final class LineBuffer: Sendable {
+    private let pending = Mutex<[UInt8]>([])
+
+    /// Adds `data` and returns the complete lines it finished.
+    func append(_ data: Data) -> [String] {
+        pending.withLock { bytes in
+            bytes += data
+            var lines: [String] = []
+            while let newline = bytes.firstIndex(of: 0x0A) {
+                lines.append(String(decoding: bytes[..<newline], as: UTF8.self))
+                bytes.removeSubrange(...newline)
+            }
+            return lines.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+        }
+    }
+
+    /// The unfinished last line, if any.
+    func finish() -> [String] {
+        pending.withLock { bytes in
+            defer { bytes = [] }
+            let line = String(decoding: bytes, as: UTF8.self)
+            return line.trimmingCharacters(in: .whitespaces).isEmpty ? [] : [line]
+        }
     }
 }
 

@@ -4,18 +4,25 @@ import Foundation
 /// Takes a notification down after a delay from a separate process, so a command can exit while its
 /// notification still goes away on time (GNOME ignores `expire_timeout`; the timer has to be ours).
 public enum NotificationCloser {
-    /// Waits until `deadline`, then closes the notification — unless it closed already or the server that
-    /// showed it is gone (an id means nothing to another server instance).
+    /// Waits until `delay` has passed, then closes the notification — unless it closed already or the server
+    /// that showed it is gone (an id means nothing to another server instance). Meanwhile a click or an Open
+    /// press on it opens `openLink` with `opener` (the process that showed it has exited).
     public static func close(_ handOff: NotificationHandOff, after delay: Duration,
-                             connection: DBusConnection) async {
+                             connection: DBusConnection, openLink: String? = nil,
+                             opener: any LinkOpener = ProcessLinkOpener()) async {
         let closed = AsyncStream<Void>.makeStream()
         let server: DBusNotificationServer
         do { server = try DBusNotificationServer(connection: connection) } catch { return }
         let watcher = Task {
+            var token: String?
             for await event in server.events() {
                 switch event {
                 case .closed(let id, _) where id == handOff.id: closed.continuation.yield(); return
                 case .ownerChanged: closed.continuation.yield(); return
+                case .activationToken(let id, let given) where id == handOff.id: token = given
+                case .actionInvoked(let id, let key) where id == handOff.id && (key == "default" || key == "open"):
+                    if let openLink { try? opener.open(openLink, activationToken: token) }
+                    token = nil
                 default: continue
                 }
             }

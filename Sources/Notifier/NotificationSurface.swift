@@ -2,7 +2,8 @@
 ///
 /// It probes the server once (and again whenever the server changes), keeps the id the server returns and
 /// sends it back as `replaces_id`, maps buttons to `ActionInvoked` keys, and treats a close with reason 2 as
-/// the person dismissing it — unless it follows a button press, which some servers answer by closing.
+/// the person dismissing it — unless it is the one close that follows a button press (some servers close
+/// a notification when a button is pressed; it comes back with the new state, and a dismissal of that is final).
 /// When there is no server it stays quiet and reports `.unavailable` once; when one appears it asks to be reposted.
 public actor NotificationSurface: ActivitySurface {
     /// How long after a button press a “dismissed” close is taken as the press closing it, not the person.
@@ -21,7 +22,8 @@ public actor NotificationSurface: ActivitySurface {
     private var reportedUnavailable = false
     private var hasShown = false
     private var tokens: [UInt32: String] = [:]
-    private var lastActionAt: ContinuousClock.Instant?
+    /// The notification whose button was pressed last, and when.
+    private var pressedAt: (id: UInt32, at: ContinuousClock.Instant)?
     private var closingOurselves: Set<UInt32> = []
 
     /// Creates a surface on `server`; `renderer.stackTag` should be unique to the activity (the session id).
@@ -46,27 +48,37 @@ public actor NotificationSurface: ActivitySurface {
 
     public nonisolated func events() -> AsyncStream<ActivityEvent> { stream }
 
-    public func present(_ content: ActivityContent, as kind: PresentationKind) async {
-        guard !dismissed, !unavailable else { return }
+    @discardableResult
+    public func present(_ content: ActivityContent, as kind: PresentationKind) async -> PresentOutcome {
+        guard !dismissed, !unavailable else { return .unavailable }
         if profile == nil {
             do {
                 async let information = server.serverInformation()
                 async let capabilities = server.capabilities()
                 profile = ServerProfile(information: try await information, capabilities: try await capabilities)
             } catch {
-                noteFailure(error)
-                return
+                return noteFailure(error)
             }
         }
-        guard let profile, !dismissed else { return }
+        guard let profile, !dismissed else { return .unavailable }
         let request = renderer.request(for: content, kind: kind, profile: profile, replacesID: id)
         do {
-            id = try await server.notify(request)
+            let given = try await server.notify(request)
             hasShown = true
             reportedUnavailable = false
+            if given != id {
+                id = given
+                continuation.yield(.posted(NotificationHandOff(id: given, serverOwner: await server.currentOwner())))
+            }
+            return .shown
         } catch {
-            noteFailure(error)
+            return noteFailure(error)
         }
+    }
+
+    public func adopt(_ handOff: NotificationHandOff) async {
+        guard id == 0, handOff.id != 0, let owner = handOff.serverOwner, await server.currentOwner() == owner else { return }
+        id = handOff.id
     }
 
     public func remove() async {
@@ -87,7 +99,7 @@ public actor NotificationSurface: ActivitySurface {
         continuation.finish()
     }
 
-    private func noteFailure(_ error: any Error) {
+    private func noteFailure(_ error: any Error) -> PresentOutcome {
         switch error as? NotificationServerError {
         case .unavailable(let why):
             // Wait for a server to appear (ownerChanged) instead of calling into the void on every update.
@@ -98,10 +110,9 @@ public actor NotificationSurface: ActivitySurface {
                 reportedUnavailable = true
                 continuation.yield(.unavailable(why))
             }
-        case .rateLimited:
-            break  // KDE's flood guard: the next change goes through.
+            return .unavailable
         default:
-            break  // A failed or timed-out call: the next update tries again.
+            return .failed  // KDE's flood guard, a timeout, an error: the activity tries the latest state again.
         }
     }
 
@@ -113,7 +124,7 @@ public actor NotificationSurface: ActivitySurface {
             tokens[nid] = token
         case .actionInvoked(let nid, let key):
             guard nid != 0, nid == id, !dismissed else { return }
-            lastActionAt = .now
+            pressedAt = (nid, .now)
             switch key {
             case "default", "open": continuation.yield(.open(activationToken: tokens.removeValue(forKey: nid)))
             case "pause": continuation.yield(.action(.pause))
@@ -126,11 +137,17 @@ public actor NotificationSurface: ActivitySurface {
             guard nid != 0, nid == id else { return }
             id = 0
             tokens[nid] = nil
+            continuation.yield(.gone)
             guard reason == .dismissed else { return }  // expired or closed otherwise: the next change shows it again
-            if let at = lastActionAt, ContinuousClock.now - at < Self.actionCloseGrace { return }
+            // The close a server answers a press of this notification's button with, once; any later close is the person's.
+            if let (pressed, at) = pressedAt, pressed == nid, ContinuousClock.now - at < Self.actionCloseGrace {
+                pressedAt = nil
+                return
+            }
             dismissed = true
             continuation.yield(.dismissedByUser)
         case .ownerChanged(let owner):
+            if id != 0 { continuation.yield(.gone) }
             profile = nil
             id = 0
             tokens = [:]

@@ -112,20 +112,26 @@ public final class DBusNotificationServer: NotificationServer {
             return try await connection.call(destination: Self.busName, path: Self.path, interface: Self.interface,
                                              method: method, arguments: arguments, timeout: callTimeout)
         } catch let error as DBusError {
+            // A call that timed out while nobody owns the name was waiting for a server that never started.
+            if error.isTimeout, (try? connection.nameOwner(Self.busName)) == nil {
+                throw NotificationServerError.unavailable("no notification server started (\(error.name))")
+            }
             throw Self.map(error)
         }
     }
 
     /// Sorts D-Bus errors into "no server", "flood guard" and everything else.
+    ///
+    /// No owner, no bus, and a server the bus could not start (D-Bus activation's `Spawn.*` errors: the
+    /// service file's program is missing, failed or exited) all mean "no server": the surface then waits for
+    /// one to appear instead of retrying into the void.
     static func map(_ error: DBusError) -> NotificationServerError {
-        switch error.name {
-        case DBusError.Name.serviceUnknown, DBusError.Name.nameHasNoOwner, DBusError.Name.disconnected,
-             "org.freedesktop.DBus.Error.NoServer", "org.freedesktop.DBus.Error.Spawn.ServiceNotFound":
+        let absent = [DBusError.Name.serviceUnknown, DBusError.Name.nameHasNoOwner, DBusError.Name.disconnected,
+                      "org.freedesktop.DBus.Error.NoServer"]
+        if absent.contains(error.name) || error.name.hasPrefix("org.freedesktop.DBus.Error.Spawn.") {
             return .unavailable(error.message.isEmpty ? error.name : error.message)
-        case "org.freedesktop.Notifications.Error.ExcessNotificationGeneration":
-            return .rateLimited
-        default:
-            return .failed(error.description)
         }
+        if error.name == "org.freedesktop.Notifications.Error.ExcessNotificationGeneration" { return .rateLimited }
+        return .failed(error.description)
     }
 }

@@ -18,12 +18,15 @@ public struct CaptureNotes: Sendable, Equatable {
     public var lastMemoryTitle: String?
     /// The id of the last memory captured, for Open.
     public var lastMemoryID: String?
+    /// Whether processing linked the captures (false: they are saved and the daemon links them in a moment).
+    public var linked: Bool?
 
     /// Creates notes.
-    public init(phase: CapturePhase = .capturing, lastMemoryTitle: String? = nil, lastMemoryID: String? = nil) {
+    public init(phase: CapturePhase = .capturing, lastMemoryTitle: String? = nil, lastMemoryID: String? = nil, linked: Bool? = nil) {
         self.phase = phase
         self.lastMemoryTitle = lastMemoryTitle
         self.lastMemoryID = lastMemoryID
+        self.linked = linked
     }
 }
 
@@ -74,9 +77,14 @@ public enum SessionPresenter {
             progress = total > 0 ? .init(done: done, total: total) : nil
         case (.completed, _):
             status = "Complete"
-            details = ["\(memories) saved and linked"]
+            switch notes.linked {
+            case true?: details = ["\(memories) saved and linked"]
+            case false?: details = ["\(memories) saved; linking them in a moment"]
+            case nil: details = ["\(memories) saved"]
+            }
         case (.stopped, _):
-            status = "Stopped"
+            // Its process ended before its input did (killed, crashed): what it captured is kept.
+            status = "Interrupted"
             details = ["\(memories) saved"]
         }
         let link = notes.lastMemoryID.map { DeepLink.memory(id: $0).url }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Daemon
 import EngramCore
 import Foundation
 import Indexer
@@ -10,10 +11,14 @@ struct CaptureCommand: ParsableCommand {
         commandName: "capture",
         abstract: "Capture a stream of memories, one per line, with a live notification.",
         discussion: """
-            Reads standard input until it ends (Ctrl-D at a terminal) or the notification's Done button is \
-            pressed. The notification shows the count and the last memory, then “processing” while the \
-            captures are indexed and linked, then “complete”; it goes away after --dismiss-after seconds. \
-            Without a notification server the capture works the same, without the notification.
+            Reads standard input until it ends (Ctrl-D at a terminal), the notification's Done button is \
+            pressed or Ctrl-C; every line read by then is captured. The capture belongs to this process: \
+            `engram session pause|stop` act on learning sessions, and a capture whose process was killed \
+            is ended as interrupted, with what it captured, by whoever notices first (the daemon, \
+            `engram session status`, the next capture). The notification shows the count and the last \
+            memory, then “processing” while the captures are indexed and linked, then “complete”; it goes \
+            away after --dismiss-after seconds, its Open working until then. Without a notification server \
+            the capture works the same, without the notification.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -47,63 +52,73 @@ struct CaptureCommand: ParsableCommand {
             let library = try global.library()
             var options = LiveSession.Options()
             options.captureDismissal = dismissAfter == 0 ? .immediate : .after(.milliseconds(Int64(dismissAfter * 1000)))
-            let quiet = noNotification
+            options.finalButtons = dismissAfter > 0  // the helper that takes it down answers Open until then
+            let connection = noNotification || Live.switchedOff(library) ? nil : Live.connect()
             let capture = try LiveCapture(store: library.store, title: title) { session in
-                quiet ? nil : Live.follow(session, library: library, options: options)
+                connection.flatMap { Live.follow(session, library: library, connection: $0, options: options) }
             }
+            Live.reportInterrupted(capture.interrupted, connection: connection)
             if Terminal.stdinIsTTY {
                 FileHandle.standardError.write(Data("Capturing: one memory per line; end with Ctrl-D.\n".utf8))
             }
             let (type, tags, context) = (self.type, self.tag, try self.context ?? library.store.captureContext())
+            // Done and Ctrl-C stop the reading; the lines already read are still captured.
+            let input = StandardInputLines.stream()
+            capture.onEndRequest { input.stop() }
+            let interrupts = Live.onInterrupt { capture.requestEnd() }
             let ended = try Live.wait { () async throws -> Session in
                 let runner = capture.live.map { live in Task { await live.run() } }
-                // Lines until input ends, or until the session is stopped (the Done button, `engram session stop`).
-                await withTaskGroup(of: Void.self) { group in
-                    group.addTask {
-                        for await line in StandardInputLines.stream() {
-                            guard capture.isCapturing() else { return }
-                            do {
-                                try await capture.capture(line, type: type, tags: tags, context: context)
-                            } catch {
-                                Terminal.warn("skipped a line: \(error)")
-                            }
-                        }
-                    }
-                    group.addTask {
-                        while capture.isCapturing(), !Task.isCancelled { try? await Task.sleep(for: .milliseconds(300)) }
-                    }
-                    await group.next()
-                    group.cancelAll()
-                }
-                let ended = try await capture.finish { progress in
+                for await line in input.lines {
                     do {
-                        if case .busy = try library.applyPending(progress: progress) {
-                            Terminal.warn("the daemon is indexing; your memories are saved and will be linked in a moment")
-                        }
+                        try await capture.capture(line, type: type, tags: tags, context: context)
                     } catch {
-                        Terminal.warn("saved, but indexing is delayed: \(error)")
+                        Terminal.warn("skipped a line: \(error)")
                     }
                 }
+                if capture.endRequested, Terminal.stdinIsTTY {
+                    Terminal.warn("capture ended; what you type now is not captured")
+                }
+                let ended = try await capture.finish { progress in Self.link(library, progress: progress) }
                 await runner?.value
                 if let live = capture.live { await Live.handOffDismissals(of: live) }
                 return ended
             }
+            withExtendedLifetime(interrupts) {}
             let n = ended.progressDone
-            print("\(ended.state == .stopped ? "Stopped" : "Captured") \(n) memor\(n == 1 ? "y" : "ies")  " + Terminal.styled(ended.id, .id))
+            print("Captured \(n) memor\(n == 1 ? "y" : "ies")  " + Terminal.styled(ended.id, .id))
+        }
+    }
+
+    /// Indexes and links the captures here, or has the daemon do it when it holds the index; whether they are linked now.
+    static func link(_ library: Library, progress: @escaping @Sendable (Int, Int) -> Void) -> Bool {
+        do {
+            switch try library.applyPending(progress: progress) {
+            case .applied:
+                return true
+            case .busy:
+                // The daemon is the index writer: ask it to link them now, and wait for it (never starting one).
+                if case .synced = DaemonClient().sync(timeout: .seconds(10)) { return true }
+                Terminal.warn("the daemon is indexing; your memories are saved and will be linked in a moment")
+                return false
+            }
+        } catch {
+            Terminal.warn("saved, but indexing is delayed: \(error)")
+            return false
         }
     }
 }
 
 /// Standard input as a stream of lines, read on a thread of its own so a blocked read never holds up the bus.
 enum StandardInputLines {
-    static func stream() -> AsyncStream<String> {
-        AsyncStream { continuation in
-            let thread = Thread {
-                while let line = readLine(strippingNewline: true) { continuation.yield(line) }
-                continuation.finish()
-            }
-            thread.start()
+    /// The lines, and `stop`, which ends the stream after the lines already read.
+    static func stream() -> (lines: AsyncStream<String>, stop: @Sendable () -> Void) {
+        let (lines, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .unbounded)
+        let thread = Thread {
+            while let line = readLine(strippingNewline: true) { continuation.yield(line) }
+            continuation.finish()
         }
+        thread.start()
+        return (lines, { continuation.finish() })
     }
 }
 

@@ -1,3 +1,4 @@
+import Daemon
 import DBus
 import EngramCore
 import Foundation
@@ -6,28 +7,69 @@ import Notifier
 
 /// The glue between commands and live notifications: connecting, hosting a `LiveSession`, handing off timers.
 enum Live {
-    /// A controller for one session on the session bus, or nil (with a one-line note) when there is no bus.
-    static func follow(_ session: Session, library: Library, options: LiveSession.Options = .init()) -> LiveSession? {
-        let surfaces: LiveSession.SurfaceFactory
+    /// The session bus, or nil (with a one-line note unless `quiet`) when there is none.
+    static func connect(quiet: Bool = false) -> DBusConnection? {
         do {
-            surfaces = try LiveSurfaces.automatic(connection: DBusConnection(bus: .session))
+            return try DBusConnection(bus: .session)
         } catch {
-            Terminal.warn("no session bus (\(error)); going on without a live notification")
+            if !quiet { Terminal.warn("no session bus (\(error)); going on without a live notification") }
             return nil
         }
+    }
+
+    /// Whether live notifications are switched off in the config (`[privacy] notifications = false`).
+    static func switchedOff(_ library: Library) -> Bool {
+        library.config.disabledIntegrations.contains("notifications")
+    }
+
+    /// Whether an Engram daemon runs on `connection`'s bus (it then shows every learning session).
+    static func daemonRuns(on connection: DBusConnection) -> Bool {
+        (try? connection.nameOwner(DaemonBus.name)) != nil
+    }
+
+    /// A controller for one session on `connection`'s bus. With `deferToDaemon` (a learning session), it
+    /// shows the session only while no daemon runs and no other live process shows it, taking over when they go.
+    static func follow(_ session: Session, library: Library, connection: DBusConnection,
+                       options: LiveSession.Options = .init(), deferToDaemon: Bool = false) -> LiveSession? {
+        let surfaces: LiveSession.SurfaceFactory
+        do {
+            surfaces = try LiveSurfaces.automatic(connection: connection)
+        } catch {
+            Terminal.warn("cannot follow notifications on the session bus (\(error)); going on without a live notification")
+            return nil
+        }
+        let mayHost: @Sendable () -> Bool = { !deferToDaemon || !daemonRuns(on: connection) }
         return LiveSession(
             store: library.store, scope: .session(id: session.id), options: options, surfaces: surfaces,
             perform: { link in _ = try LinkHandler(library: library, source: "notification").perform(link) },
-            notice: { Terminal.warn($0) })
+            opener: ProcessLinkOpener(report: { Terminal.warn($0) }),
+            notice: { Terminal.warn($0) },
+            mayHost: mayHost)
     }
 
-    /// Hands the timed dismissals still pending to a detached `engram` helper, so this process can exit.
+    /// Says which captures were found interrupted (their process died) and takes down the notifications
+    /// those processes left on screen.
+    static func reportInterrupted(_ sessions: [Session], connection: DBusConnection?) {
+        for s in sessions {
+            let n = s.progressDone
+            Terminal.warn("capture “\(Terminal.safe(s.title))” (\(s.id)) was interrupted: its process ended before its input did; "
+                          + "its \(n) memor\(n == 1 ? "y is" : "ies are") saved")
+        }
+        let stale = sessions.compactMap { $0.notification.flatMap(NotificationHandOff.init(encoded:)) }
+        guard !stale.isEmpty, let connection else { return }
+        _ = try? wait { for handOff in stale { await NotificationCloser.close(handOff, after: .zero, connection: connection) } }
+    }
+
+    /// Hands the timed dismissals still pending to a detached `engram` helper, so this process can exit;
+    /// the helper also answers the notification's Open until then.
     static func handOffDismissals(of live: LiveSession) async {
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        for (handOff, remaining) in await live.handOffDismissals() {
-            var arguments = ["notification-close", "--id", String(handOff.id),
-                             "--after", String(Double(remaining.components.seconds) + Double(remaining.components.attoseconds) / 1e18)]
-            if let owner = handOff.serverOwner { arguments += ["--server", owner] }
+        for handOff in await live.handOffDismissals() {
+            let remaining = handOff.remaining.components
+            var arguments = ["notification-close", "--id", String(handOff.notification.id),
+                             "--after", String(Double(remaining.seconds) + Double(remaining.attoseconds) / 1e18)]
+            if let owner = handOff.notification.serverOwner { arguments += ["--server", owner] }
+            if let link = handOff.openLink { arguments += ["--open", link] }
             do {
                 try NotificationCloser.spawnDetached(executable, arguments)
             } catch {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DBus
+import EngramCore
 import Foundation
 import Notifier
 
@@ -13,12 +14,15 @@ struct NotificationCloseCommand: ParsableCommand {
     @Option(help: "The notification id.") var id: UInt32
     @Option(help: "Seconds to wait.") var after: Double = 0
     @Option(help: "The unique bus name of the server that showed it.") var server: String?
+    @Option(help: "The engram:// link a click or Open on it opens meanwhile.") var open: String?
 
     func run() throws {
         let handOff = NotificationHandOff(id: id, serverOwner: server)
         let delay = Duration.milliseconds(Int64(max(0, min(after, 4 * 3600)) * 1000))
+        // Only an Engram link is ever opened (parsed strictly, as every front end does).
+        let link = try open.map { try DeepLink.parse($0).url }
         guard let connection = try? DBusConnection(bus: .session) else { return }
-        try Live.wait { await NotificationCloser.close(handOff, after: delay, connection: connection) }
+        try Live.wait { await NotificationCloser.close(handOff, after: delay, connection: connection, openLink: link) }
         connection.close()
     }
 }

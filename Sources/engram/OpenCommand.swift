@@ -26,16 +26,21 @@ struct OpenCommand: ParsableCommand {
         defer { pause.waitIfAsked() }
         try Terminal.reporting {
             let library = try global.library()
-            let outcome = try LinkHandler(library: library, source: "link").open(url)
-            if let m = outcome.memory, case .memory = try DeepLink.parse(url) {
+            let link = try DeepLink.parse(url)
+            let outcome = try LinkHandler(library: library, source: "link").perform(link)
+            switch (link, outcome.memory, outcome.search) {
+            case (.memory, let m?, _):
                 print(Terminal.safe(m.content))
                 return
+            case (.search(let query), _, let r?):
+                // With no results, the printer's "No results for …" (and its "did you mean") is the one sentence.
+                if !r.hits.isEmpty || !r.faded.isEmpty { print(Terminal.safe(outcome.sentence)) }
+                SearchPrinter.print(r, query: Terminal.safe(query))
+                return
+            default:
+                break
             }
             print(Terminal.safe(outcome.sentence))
-            if let r = outcome.search {
-                SearchPrinter.print(r, query: "")
-                return
-            }
             if let (c, topics) = outcome.curriculum {
                 print(Terminal.styled(Terminal.safe(c.title), .bold))
                 if !c.description.isEmpty { print(Terminal.safe(c.description)) }

@@ -2,12 +2,18 @@ import ArgumentParser
 import EngramCore
 import Foundation
 import Indexer
+import Notifier
 
 /// `engram session`: learning sessions, driven by the same state machine as notifications, D-Bus and links.
 struct SessionCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "session",
         abstract: "Start, pause, resume, stop or check a learning session.",
+        discussion: """
+            Without --id, pause, resume, stop and status act on the learning session; a capture (`engram capture`) \
+            ends in its own process. When the daemon runs it shows the session's live notification; `--follow` \
+            shows it when no daemon runs, and takes over if the daemon stops (and the daemon if `--follow` ends).
+            """,
         subcommands: [Start.self, Pause.self, Resume.self, Stop.self, Next.self, Status.self],
         defaultSubcommand: Status.self)
 
@@ -31,22 +37,27 @@ struct SessionCommand: ParsableCommand {
                 let library = try global.library()
                 let out = try LinkHandler(library: library, source: "cli").perform(.sessionStart(curriculumID: curriculum, topicID: topic))
                 print(out.sentence)
-                if follow, let session = out.session { try SessionCommand.follow(session, library: library) }
+                if follow, let session = out.session {
+                    try SessionCommand.follow(session, library: library)
+                } else if !follow, !Live.switchedOff(library), let bus = Live.connect(quiet: true), !Live.daemonRuns(on: bus) {
+                    Terminal.warn("no live notification without the daemon: `engram session resume --follow` shows one from this "
+                                  + "terminal, or start the daemon (`systemctl --user enable --now engram.service`)")
+                }
             }
         }
     }
 
     struct Pause: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Pause the running session.")
+        static let configuration = CommandConfiguration(abstract: "Pause the running learning session.")
         @OptionGroup var global: GlobalOptions
-        @Option(help: "The session's id (default: the active one).") var id: String?
+        @Option(help: "The session's id (default: the active learning session).") var id: String?
         func run() throws { try SessionCommand.act(.pause, id: id, global) }
     }
 
     struct Resume: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Resume a paused session.")
+        static let configuration = CommandConfiguration(abstract: "Resume the paused learning session.")
         @OptionGroup var global: GlobalOptions
-        @Option(help: "The session's id (default: the active one).") var id: String?
+        @Option(help: "The session's id (default: the active learning session).") var id: String?
         @Flag(help: "Stay in the foreground with a live notification until the session ends.") var follow = false
         func run() throws {
             let session = try SessionCommand.act(.resume, id: id, global)
@@ -55,9 +66,9 @@ struct SessionCommand: ParsableCommand {
     }
 
     struct Stop: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Stop the session (stopping twice is harmless).")
+        static let configuration = CommandConfiguration(abstract: "Stop the learning session (stopping twice is harmless).")
         @OptionGroup var global: GlobalOptions
-        @Option(help: "The session's id (default: the active one).") var id: String?
+        @Option(help: "The session's id (default: the active learning session).") var id: String?
         func run() throws { try SessionCommand.act(.stop, id: id, global) }
     }
 
@@ -74,17 +85,28 @@ struct SessionCommand: ParsableCommand {
     }
 
     struct Status: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show the active session.")
+        static let configuration = CommandConfiguration(abstract: "Show the learning session, and any capture running.")
         @OptionGroup var global: GlobalOptions
-        @Flag(help: "Print as JSON.") var json = false
+        @Flag(help: "Print the learning session as JSON (null when none).") var json = false
         func run() throws {
             try Terminal.reporting {
                 let library = try global.library()
-                guard let s = try library.store.activeSession() else {
-                    if json { print("null") } else { print("No session is running.") }
+                let store = library.store
+                // A capture whose process died is ended here if nobody noticed yet.
+                let interrupted = try store.endOrphanedCaptures()
+                if !interrupted.isEmpty {
+                    Live.reportInterrupted(interrupted, connection: Live.switchedOff(library) ? nil : Live.connect(quiet: true))
+                }
+                let learning = try store.activeSession(kind: .learning)
+                if json {
+                    if let learning { try Terminal.printJSON(learning) } else { print("null") }
                     return
                 }
-                if json { try Terminal.printJSON(s) } else { print(SessionCommand.describe(s, now: library.store.clock())) }
+                print(learning.map { SessionCommand.describe($0, now: store.clock()) } ?? "No learning session is running.")
+                for c in try store.activeCaptures() {
+                    let pid = c.host.flatMap(ProcessIdentity.pid(of:)).map { ", pid \($0)" } ?? ""
+                    print("Capturing: " + SessionCommand.describe(c, now: store.clock()) + " (ends in its own terminal\(pid))")
+                }
             }
         }
     }
@@ -99,12 +121,18 @@ struct SessionCommand: ParsableCommand {
         }
     }
 
-    /// Keeps the session's live notification going until the session ends (its buttons, another
-    /// `engram session` command or a deep link end it); Ctrl-C leaves the session running and takes the
-    /// notification down.
+    /// Stays in the foreground until the session ends (its buttons, another `engram session` command or a
+    /// deep link end it), showing its live notification unless the daemon does; Ctrl-C leaves the session
+    /// running (the daemon, if it runs, goes on showing it).
     static func follow(_ session: Session, library: Library) throws {
-        guard let live = Live.follow(session, library: library) else { return }
-        if Terminal.stdoutIsTTY { print("Live notification on; Ctrl-C leaves the session running.") }
+        guard !Live.switchedOff(library), let connection = Live.connect(),
+              let live = Live.follow(session, library: library, connection: connection,
+                                     options: LiveSession.Options(finalButtons: false), deferToDaemon: true) else { return }
+        if Terminal.stdoutIsTTY {
+            print(Live.daemonRuns(on: connection)
+                  ? "The Engram daemon shows the live notification; Ctrl-C stops following and leaves the session running."
+                  : "Live notification on; Ctrl-C leaves the session running.")
+        }
         let task = Task { await live.run() }
         let sources = Live.onInterrupt { task.cancel() }
         try Live.wait { await task.value }

@@ -73,6 +73,54 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: user + NSHomeDirectory() + "/.local/share/systemd/user/engram.service"))
     }
 
+    /// A browser hands an engram:// link to GIO (as `xdg-open` does on GNOME): after `install.sh` into a fresh prefix read as
+    /// the user's data folder, GIO names our desktop entry as the handler, and opening a link runs `engram open` in a
+    /// terminal (here a stand-in that runs the command and keeps its output).
+    @Test func afterInstallGIOOpensEngramLinksWithEngramOpen() async throws {
+        try await withDaemon { d in
+            let prefix = d.base + "/prefix"
+            var env = ProcessInfo.processInfo.environment
+            env.removeValue(forKey: "DBUS_SESSION_BUS_ADDRESS")
+            let install = try Run.program(DaemonFixture.root + "/scripts/install.sh", [DaemonFixture.engramBinary, prefix], environment: env)
+            #expect(install.status == 0, "\(install.stderr)")
+
+            let terminal = d.base + "/terminal"
+            try FileManager.default.createDirectory(atPath: terminal, withIntermediateDirectories: true)
+            let script = """
+                #!/bin/sh
+                [ "$1" = "-e" ] && shift
+                printf '%s\\n' "$@" > '\(d.base)/terminal-argv'
+                "$@" < /dev/null > '\(d.base)/terminal-out.tmp' 2>&1
+                echo "exit $?" >> '\(d.base)/terminal-out.tmp'
+                mv '\(d.base)/terminal-out.tmp' '\(d.base)/terminal-out'
+                """
+            for name in ["xterm", "xdg-terminal-exec"] {  // GLib 2.74 looks for xterm among others; later ones for xdg-terminal-exec
+                try script.write(toFile: terminal + "/" + name, atomically: true, encoding: .utf8)
+                chmod(terminal + "/" + name, 0o755)
+            }
+            let empty = d.base + "/empty"
+            let gioEnv = ["HOME": d.base, "PATH": terminal + ":/usr/bin:/bin", "XDG_DATA_HOME": prefix + "/share", "XDG_DATA_DIRS": empty,
+                          "XDG_CONFIG_HOME": d.base + "/xdg-config", "XDG_CONFIG_DIRS": empty,
+                          "ENGRAM_DATA_DIR": d.dataDir, "ENGRAM_CONFIG_DIR": d.configDir]
+            let mime = try Run.program("/usr/bin/gio", ["mime", "x-scheme-handler/engram"], environment: gioEnv)
+            #expect(mime.status == 0, "\(mime.stderr)")
+            #expect(mime.stdout.hasPrefix("Default application for") && mime.stdout.split(separator: "\n").first?.hasSuffix(": org.engram.Engram.desktop") == true,
+                    "\(mime.stdout)")
+            let query = try Run.program("/usr/bin/xdg-mime", ["query", "default", "x-scheme-handler/engram"], environment: gioEnv)
+            #expect(query.text == "org.engram.Engram.desktop", "\(query.stdout)\(query.stderr)")
+
+            let before = try #require(try d.memory("s165")["useCount"] as? Int)
+            let open = try Run.program("/usr/bin/gio", ["open", "engram://memory/s165"], environment: gioEnv)
+            #expect(open.status == 0, "\(open.stderr)")
+            #expect(await eventually(timeout: .seconds(30)) { FileManager.default.fileExists(atPath: d.base + "/terminal-out") })
+            let argv = (try? String(contentsOfFile: d.base + "/terminal-argv", encoding: .utf8)) ?? ""
+            #expect(argv == [prefix + "/bin/engram", "open", "--pause", "engram://memory/s165"].map { $0 + "\n" }.joined())
+            let out = (try? String(contentsOfFile: d.base + "/terminal-out", encoding: .utf8)) ?? ""
+            #expect(out == (try d.memory("s165")["content"] as? String ?? "?") + "\nexit 0\n")
+            #expect(try d.memory("s165")["useCount"] as? Int == before + 1)
+        }
+    }
+
     @Test func theFilesAgreeWithEachOtherAndTheDaemon() throws {
         let service = try Self.group(Self.desktop + "/dbus-1/services/org.engram.Engram.service.in", "D-BUS Service")
         #expect(service["Name"] == DaemonFixture.busName)

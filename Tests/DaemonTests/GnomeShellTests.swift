@@ -43,8 +43,44 @@ import Testing
         }
     }
 
-    @Test func activatingAResultStrengthensTheMemoryAndShowsItInATerminal() async throws {
+    /// The daemon's own startup variables (here stale ones, as a session could leave) never reach the terminal: GNOME's
+    /// timestamp does, as an X11 startup id.
+    static let staleStartup = ["DESKTOP_STARTUP_ID": "stale-startup-id_TIME1", "XDG_ACTIVATION_TOKEN": "stale-token"]
+
+    /// The line under a result's name adds to it: the text after the title, or type, tags and date, never the title again.
+    @Test func descriptionsOfTheSamplesDoNotRepeatTheirNames() async throws {
         try await withDaemon { d in
+            var checked = 0
+            for query in ["sourdough", "swift actors", "meditations", "xapian", "git", "marathon", "subjunctive", "stoic", "bread"] {
+                let ids = try d.initialResultSet(query.split(separator: " ").map(String.init))
+                let metas = try d.gdbusValue(D.providerPath, D.provider, "GetResultMetas", [D.gvariantStrings(Array(ids.prefix(10)))])
+                    .first as? [[String: Any]] ?? []
+                for meta in metas {
+                    let name = meta["name"] as? String ?? "", description = meta["description"] as? String ?? ""
+                    #expect(!description.isEmpty, "\(meta)")
+                    // The first words of the description, past any "…", are not words of the name in a row.
+                    let opening = description.drop { $0 == "…" }.split(separator: " ").prefix(4).joined(separator: " ")
+                    #expect(!name.contains(opening), "\(meta["id"] ?? "?"): “\(description)” repeats “\(name)”")
+                    checked += 1
+                }
+            }
+            #expect(checked >= 40)
+            // s106 is several lines under a short title: its description is where the schedule starts.
+            // (A commit between the two calls, such as a sweep, drops the search's snippets: the meta then
+            // carries the summary, and the shell's next keystroke the snippet again.)
+            var description = ""
+            let found = try await eventually {
+                guard try d.initialResultSet(["sourdough", "schedule"]).first == "engram://memory/s106" else { return false }
+                let metas = try d.gdbusValue(D.providerPath, D.provider, "GetResultMetas", ["['engram://memory/s106']"]).first as? [[String: Any]]
+                description = metas?.first?["description"] as? String ?? ""
+                return description.hasPrefix("1. Fri 22:00 feed the starter")
+            }
+            #expect(found, "s106: \(description)")
+        }
+    }
+
+    @Test func activatingAResultStrengthensTheMemoryAndShowsItInATerminal() async throws {
+        try await withDaemon(environment: Self.staleStartup) { d in
             let before = try #require(d.memory("s165")["useCount"] as? Int)
             _ = try d.initialResultSet(["focaccia"])
             let out = try d.gdbus(D.providerPath, D.provider, "ActivateResult", ["'engram://memory/s165'", "['focaccia']", "1234"])
@@ -61,11 +97,22 @@ import Testing
                 #expect(launch.ignored & (1 << UInt64(signal - 1)) == 0, "signal \(signal) is ignored")
             }
             #expect(launch.sessionLeader)
+            // GNOME's timestamp goes on for X11 startup notification; no xdg-activation token can be made from it.
+            let startupID = try #require(launch.startupID, "no DESKTOP_STARTUP_ID")
+            #expect(startupID.hasSuffix("_TIME1234") && startupID.hasPrefix("engram-"), "\(startupID)")
+            #expect(!startupID.contains(" ") && startupID.allSatisfy(\.isASCII), "\(startupID)")
+            #expect(launch.activationToken == nil, "a stale XDG_ACTIVATION_TOKEN reached the terminal")
+
+            // KRunner gives no timestamp: no startup id at all rather than the daemon's stale one.
+            #expect(try d.gdbus(D.runnerPath, D.runner, "Run", ["'engram://memory/s165'", "''"]).status == 0)
+            #expect(await eventually { d.launches().count == 2 })
+            let krunner = try #require(d.launchRecords().last)
+            #expect(krunner.startupID == nil && krunner.activationToken == nil, "\(krunner)")
         }
     }
 
     @Test func launchSearchOpensTheTerminalWithTheTermsAsArguments() async throws {
-        try await withDaemon { d in
+        try await withDaemon(environment: Self.staleStartup) { d in
             let terms = ["sour dough", "$(touch /tmp/engram-pwned)", "it's", "-rf"]
             let out = try d.gdbus(D.providerPath, D.provider, "LaunchSearch", [D.gvariantStrings(terms), "0"])
             #expect(out.status == 0, "LaunchSearch failed: \(out.stderr)")
@@ -73,6 +120,14 @@ import Testing
             let argv = try #require(d.launches().first)
             #expect(Array(argv.dropFirst()) == ["search", "--data-dir", d.dataDir, "--pause", "--"] + terms)
             #expect(!FileManager.default.fileExists(atPath: "/tmp/engram-pwned"))
+            // Timestamp 0 means "unknown": no startup id.
+            #expect(d.launchRecords().first?.startupID == nil)
+
+            #expect(try d.gdbus(D.providerPath, D.provider, "LaunchSearch", ["['sourdough']", "5678"]).status == 0)
+            #expect(await eventually { d.launches().count == 2 })
+            let second = try #require(d.launchRecords().last)
+            #expect(second.startupID?.hasSuffix("_TIME5678") == true, "\(String(describing: second.startupID))")
+            #expect(second.activationToken == nil)
         }
     }
 

@@ -47,7 +47,40 @@ import Testing
             #expect(config["Actions"]?.arrayValue == actions)
             #expect(try d.call(D.runnerPath, D.runner, "Match", ["swi"]).first?.arrayValue?.isEmpty == true)
             #expect(try d.call(D.runnerPath, D.runner, "Match", ["swif"]).first?.arrayValue?.isEmpty == false)
-            #expect(try d.call(D.runnerPath, D.runner, "Teardown").isEmpty)
+        }
+    }
+
+    /// The files of the index (`index.d/…`) process `pid` has open.
+    static func openIndexFiles(_ pid: Int32, _ d: D) -> [String] {
+        let fds = "/proc/\(pid)/fd"
+        return ((try? FileManager.default.contentsOfDirectory(atPath: fds)) ?? []).compactMap { fd in
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: fds + "/" + fd)).flatMap { $0.hasPrefix(d.dataDir + "/index.d/") ? $0 : nil }
+        }.sorted()
+    }
+
+    /// KRunner calls Teardown when its session ends: the daemon closes the index reader the matches kept open (the writer
+    /// keeps its own) and drops the cached results, and the next session's Match opens it again.
+    @Test func teardownClosesTheIndexReaderUntilTheNextMatch() async throws {
+        try await withDaemon { d in
+            let first = try d.call(D.runnerPath, D.runner, "Match", ["sourdough"]).first?.arrayValue ?? []
+            #expect(!first.isEmpty)
+            let pid = try #require(try d.daemonPID())
+            // The start-up apply and sweep are done once Sync answers; what is open now is the writer's and the reader's.
+            _ = try d.call(D.appPath, D.app, "Sync")
+            let searching = Self.openIndexFiles(pid, d)
+
+            #expect(try d.gdbus(D.runnerPath, D.runner, "Teardown").status == 0)
+            let tornDown = Self.openIndexFiles(pid, d)
+            #expect(tornDown.count < searching.count, "Teardown closed nothing: \(searching) then \(tornDown)")
+            #expect(Set(tornDown).isSubset(of: Set(searching)))
+
+            // The next session: same answers, from the index opened again.
+            let again = try d.call(D.runnerPath, D.runner, "Match", ["sourdough"]).first?.arrayValue ?? []
+            #expect(again.map { $0[0]?.stringValue } == first.map { $0[0]?.stringValue })
+            #expect(Self.openIndexFiles(pid, d).count == searching.count)
+            // Running a match of the old session still works: it is a link, looked up afresh.
+            #expect(try d.gdbus(D.runnerPath, D.runner, "Run", ["'engram://memory/s165'", "'pin'"]).status == 0)
+            #expect(try d.memory("s165")["pinned"] as? Bool == true)
         }
     }
 

@@ -53,7 +53,10 @@ import Testing
         }
     }
 
-    @Test func sigtermCommitsReleasesTheWriterAndTheNameAndExitsZero() async throws {
+    /// SIGTERM is how systemd stops it, SIGINT is Ctrl+C in the terminal `make run` or `engram daemon` runs in.
+    @Test(arguments: [SIGTERM, SIGINT])
+    func aStopSignalCommitsReleasesTheWriterAndTheNameAndExitsZero(_ stopSignal: Int32) async throws {
+        let name = stopSignal == SIGTERM ? "SIGTERM" : "SIGINT"
         try await withDaemon { d in
             let err = try ChildPipe()
             let daemon: ChildProcess
@@ -64,13 +67,13 @@ import Testing
             defer { close(err.read) }
             #expect(try await eventually { try d.daemonPID() == daemon.pid })
 
-            // A capture the daemon was not told about, then SIGTERM at once.
+            // A capture the daemon was not told about, then the signal at once.
             let store = try Store(path: d.dataDir + "/engram.sqlite")
             let memory = try store.remember(MemoryDraft(content: "Quokka facts before shutdown", source: "test")).memory
-            daemon.signal(SIGTERM)
+            daemon.signal(stopSignal)
             let log = readAll([err.read], until: Date().addingTimeInterval(30)).texts[0]
             #expect(daemon.exitCode == 0, "log: \(log)")
-            #expect(log.contains("<6>stopping signal=SIGTERM"))
+            #expect(log.contains("<6>stopping signal=\(name)"), "\(log)")
             #expect(log.contains("<6>stopped"))
             #expect(try d.client.nameOwner(D.busName) == nil)
 

@@ -7,6 +7,22 @@ import Testing
 
 /// The daemon's pure parts, without a bus.
 @Suite struct UnitTests {
+    @Test func descriptionsSayWhatTheTitleDoesNot() {
+        let title = "Weekend sourdough schedule that works for me:"
+        // The snippet runs from inside the title into the body: only the body is left.
+        #expect(ResultItem.beyondTitle("…sourdough schedule that works for me: 1. Fri 22:00 feed the starter…", title: title)
+                == "1. Fri 22:00 feed the starter…")
+        #expect(ResultItem.beyondTitle(title + " 1. Fri 22:00 feed", title: title) == "1. Fri 22:00 feed")
+        // Inside the title, or the title and nothing more: nothing to add.
+        #expect(ResultItem.beyondTitle(title, title: title) == nil)
+        #expect(ResultItem.beyondTitle("…schedule that works…", title: title) == nil)
+        #expect(ResultItem.beyondTitle("Search quality: 'sourdough' doesn't find…", title: "Search quality: 'sourdough' doesn't find the 'levain' notes.") == nil)
+        // From the body: kept as it is, even when it starts with the title's last word.
+        #expect(ResultItem.beyondTitle("…the levain, then the salt…", title: title) == "…the levain, then the salt…")
+        #expect(ResultItem.beyondTitle("…bread rises overnight", title: "Notes on bread") == "…bread rises overnight")
+        #expect(ResultItem.beyondTitle("…", title: title) == nil)
+    }
+
     @Test func journalLinesCarryThePriorityAndStayOnOneLine() {
         #expect(JournalLogHandler.line(level: .info, message: "ready", metadata: ["pid": "7", "data": "/x"]) == "<6>ready data=/x pid=7")
         #expect(JournalLogHandler.line(level: .error, message: "two\nlines\u{1B}[31m", metadata: [:]) == "<3>two\\nlines[31m")

@@ -55,6 +55,38 @@ extension FeedProcessTests {
         #expect(reads < 20_000, "after the bus went away the feed made \(reads) read calls across two timer refreshes: it is spinning")
     }
 
+    @Test("engram-feed links neither libdbus nor Foundation; one-shot runs never load libdbus, --watch loads it when it starts")
+    func libdbusOnlyWhenWatching() throws {
+        let ldd = try Self.run([Self.binary], env: ["PATH": "/usr/bin:/bin"], executable: "/usr/bin/ldd")
+        #expect(ldd.status == 0, "ldd: \(ldd.stderr)")
+        #expect(ldd.stdout.contains("libsqlite3"), "ldd printed no libraries: \(ldd.stdout)")
+        for library in ["libdbus-1", "libFoundation"] {
+            #expect(!ldd.stdout.contains(library), "engram-feed links \(library):\n\(ldd.stdout)")
+        }
+
+        let f = try FeedFixture.standard()
+        let bus = try ListeningSocket(path: f.dir.path + "/bus")
+        defer { bus.close() }
+        var env = Self.environment(f, now: nil)
+        env["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=\(bus.path),guid=0123456789abcdef0123456789abcdef"
+        env["LD_DEBUG"] = "libs"  // the dynamic loader names every library it loads, on stderr
+        for name in FeedName.allCases {
+            let out = try Self.run([name.rawValue, "--format", "waybar"], env: env)
+            #expect(out.status == 0, "\(name): \(out.stderr.suffix(500))")
+            #expect(out.stderr.contains("calling init:"), "LD_DEBUG said nothing: \(out.stderr.prefix(300))")
+            #expect(!out.stderr.contains("libdbus-1"), "a one-shot \(name) feed loaded libdbus")
+        }
+
+        env["LD_DEBUG"] = nil
+        let watch = try Watch(["motd", "--format", "waybar", "--watch", "--interval", "60"], env: env)
+        defer { watch.stop() }
+        #expect(watch.waitForLines(1, seconds: 20))
+        #expect(bus.accept(within: 20) != nil, "the watching feed never connected to the session bus")
+        let maps = String(decoding: FileHandle(forReadingAtPath: "/proc/\(watch.process.processIdentifier)/maps")?.readDataToEndOfFile() ?? Data(),
+                          as: UTF8.self)
+        #expect(maps.contains("libdbus-1.so"), "a watching feed connected without loading libdbus?")
+    }
+
     /// The read system calls process `pid` has made (`syscr` in /proc/PID/io).
     static func readSyscalls(_ pid: Int32) -> Int {
         let text = (try? String(contentsOfFile: "/proc/\(pid)/io", encoding: .utf8)) ?? ""

@@ -27,9 +27,9 @@ import Testing
 
     struct Output { var status: Int32; var stdout: String; var stderr: String }
 
-    static func run(_ args: [String], env: [String: String]) throws -> Output {
+    static func run(_ args: [String], env: [String: String], executable: String = binary) throws -> Output {
         let p = Process()
-        p.executableURL = URL(fileURLWithPath: binary)
+        p.executableURL = URL(fileURLWithPath: executable)
         p.arguments = args
         p.environment = env
         let out = Pipe(), err = Pipe()

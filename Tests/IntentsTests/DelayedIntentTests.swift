@@ -29,7 +29,7 @@ import Testing
         let d = DelayedIntentRunner(runner: lib.runner())
         try d.schedule(IntentInvocation(.pauseSession), phrase: "pause session", due: sampleNow)
         let ran = try d.runDue(now: sampleNow)
-        #expect(ran.first?.error?.contains("no session is running") == true)
+        #expect(ran.first?.error?.contains("no learning session is running") == true)
         #expect(try lib.library.store.delayedIntent(id: ran[0].delayed.id)?.state == .failed)
         #expect(try d.runDue(now: sampleNow.addingTimeInterval(60)).isEmpty)
     }

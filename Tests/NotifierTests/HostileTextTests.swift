@@ -72,7 +72,7 @@ import Testing
         #expect(shown.body == "1 memory so far\n<i>“&lt;script&gt;alert(1)&lt;/script&gt; &amp; ${exec id}”</i>")
         #expect(try store.recentMemories(limit: 1).first?.content == "<script>alert(1)</script> & ${exec id}\nsecond line",
                 "the memory itself is stored as typed")
-        _ = try await capture.finish { _ in }
+        _ = try await capture.finish { _ in true }
         await runner.value
         #expect(try daemon.notifications().last?.summary == "Capture <all> & sundry — Complete")
         daemon.stop()

@@ -21,10 +21,11 @@ import Testing
         let live: LiveSession
         var runner: Task<Void, Never>?
 
-        init(legacy: Bool) throws {
+        init(legacy: Bool, refuseFirst: Int = 0) throws {
             bus = try PrivateBus()
             var arguments = ["-m", "dbusmock", "--template", JobViewTests.template]
             if legacy { arguments += ["-p", #"{"legacy_only": true}"#] }
+            if refuseFirst > 0 { arguments += ["-p", #"{"refuse_first": \#(refuseFirst)}"#] }
             mock = try bus.spawn(MockNotificationDaemon.python, arguments)
             probe = try bus.connect()
             let deadline = Date().addingTimeInterval(15)
@@ -106,6 +107,18 @@ import Testing
         #expect(await eventually { try h.store.session(id: h.session.id)?.state == .paused })
         try h.store.transition(.stop)
         #expect(await eventually { h.calls(view, "terminate").count == 1 })
+        await h.finish()
+    }
+
+    @Test("A requestView refused as a flood is tried again: the job shows the current state without waiting for a change")
+    func refusedViewIsRetried() async throws {
+        let h = try Harness(legacy: false, refuseFirst: 1)
+        let view: DBusObjectPath = "/org/kde/notificationmanager/jobs/JobView_1"
+        #expect(await eventually { h.calls(view, "update").count >= 1 }, "the second request made the view")
+        #expect(h.calls("/JobViewServer", "requestView").count == 2, "one refused, one granted")
+        #expect(h.calls(view, "update").first?.first?["infoMessage"]?.stringValue == "Studying")
+        try await Task.sleep(for: .milliseconds(400))
+        #expect(h.calls("/JobViewServer", "requestView").count == 2, "one view: no more requests once it exists")
         await h.finish()
     }
 }

@@ -115,7 +115,7 @@ import Testing
         #expect(server.requests[1].summary == "Rust — Paused")
     }
 
-    @Test("A close right after a button press is not a dismissal; a close with reason 2 otherwise is final")
+    @Test("The close a server answers a button press with is not a dismissal; the person's next close is, even right after")
     func dismissalVersusAction() async throws {
         let server = InMemoryNotificationServer()
         let events = EventLog()
@@ -128,9 +128,11 @@ import Testing
         await activity.update(Self.content("Paused"))
         #expect(await eventually { server.requests.count == 2 }, "it comes back with the new state")
         #expect(await activity.phase == .active)
+        try #require(server.requests.count == 2)
+        #expect(server.requests[1].replacesID == 0, "the closed one is gone: a new notification")
 
-        try await Task.sleep(for: .milliseconds(2100))  // past the grace after the press
-        server.close(id: server.requests.count == 2 ? 2 : 1, reason: .dismissed)
+        // Within the grace of the press, but the press's close was already excused: this one is the person's.
+        server.close(id: 2, reason: .dismissed)
         #expect(await eventually { events.all.contains(.dismissedByUser) })
         await activity.update(Self.content("Studying", 4))
         await activity.end(Self.content("Complete", 8), dismissal: .default)
@@ -151,6 +153,20 @@ import Testing
         while !FileManager.default.fileExists(atPath: output), Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
         Thread.sleep(forTimeInterval: 0.1)
         #expect(try String(contentsOfFile: output, encoding: .utf8) == "engram://topic/rust-2 tok-1 tok-1")
+    }
+
+    @Test("What the opener says on standard error goes to its report as our own lines, with a failing exit status")
+    func openerErrorsAreReported() async throws {
+        let dir = TempDir()
+        let script = dir.path + "/open.sh"
+        try "#!/bin/sh\necho \"no method available for opening '$1'\" >&2\nexit 3\n".write(toFile: script, atomically: true, encoding: .utf8)
+        chmod(script, 0o755)
+        let reports = NoteLog()
+        try ProcessLinkOpener(command: [script], report: { reports.add($0) }).open("engram://memory/m1", activationToken: nil)
+        #expect(await eventually { reports.all.count == 2 }, "\(reports.all)")
+        #expect(reports.all.contains("open.sh (opening engram://memory/m1): no method available for opening 'engram://memory/m1'"),
+                "the opener's complaint is read, not left to reach the terminal: \(reports.all)")
+        #expect(reports.all.contains("open.sh could not open engram://memory/m1 (exit status 3)"))
     }
 }
 

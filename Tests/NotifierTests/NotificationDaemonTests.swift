@@ -218,6 +218,83 @@ final class MockHarness: @unchecked Sendable {
         await h.finish()
     }
 
+    @Test("A Notify the server fails is not taken as shown: the latest state is sent again")
+    func failedNotifyIsRetried() async throws {
+        let h = try MockHarness(capabilities: "body actions persistence")
+        h.start()
+        _ = try await h.waitForNotifications(atLeast: 1)
+        try h.daemon.failNotify(times: 1)
+        try h.store.transition(.pause)
+        // The first “Paused” fails; nothing changes in the store after it, yet it reaches the screen.
+        #expect(await eventually { try h.daemon.notifications().filter { $0.summary.hasSuffix("— Paused") }.count == 2 },
+                "\((try? h.daemon.notifications().map(\.summary)) ?? [])")
+        let last = try #require(try h.daemon.notifications().last)
+        #expect(last.summary == "Rust: Topic 2 — Paused" && last.replacesID == 1, "the same notification, now showing Paused")
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(try h.daemon.notifications().count == 3, "once shown, the same state is not sent again")
+        await h.finish()
+    }
+
+    @Test("No server at the start and its activation failing: the session waits, and is posted when a server appears")
+    func serverAppearsAfterFailedActivation() async throws {
+        // An activatable notification service whose program fails, as a dunst that cannot start.
+        let bus = try PrivateBus(services: ["org.freedesktop.Notifications.service":
+            "[D-BUS Service]\nName=org.freedesktop.Notifications\nExec=/bin/false\n"])
+        let connection = try bus.connect()
+        let server = try DBusNotificationServer(connection: connection)
+        let dir = TempDir()
+        let store = try makeStore(dir)
+        let session = try store.startLearningSession(curriculumID: "rust")
+        let notes = NoteLog()
+        let live = LiveSession(store: store, scope: .session(id: session.id), options: fastOptions(),
+                               surfaces: LiveSurfaces.notifications(server), notice: { notes.add($0) })
+        let runner = Task { await live.run() }
+        #expect(await eventually(timeout: 10) { notes.all.contains { $0.contains("no notification server") } },
+                "a server that cannot be started is no server: \(notes.all)")
+
+        let daemon = try MockNotificationDaemon(bus: bus, capabilities: "body actions")
+        #expect(await eventually { try daemon.notifications().count == 1 }, "posted once a server is there")
+        #expect(try daemon.notifications().first?.summary == "Rust: Topic 2 — Studying")
+        try store.transition(.pause)
+        #expect(await eventually { try daemon.notifications().last?.summary == "Rust: Topic 2 — Paused" })
+        runner.cancel()
+        await runner.value
+        daemon.stop()
+        connection.close()
+        bus.stop()
+    }
+
+    @Test("A capture shows Processing while it links, before Complete, in one notification")
+    func processingIsShown() async throws {
+        let bus = try PrivateBus()
+        let daemon = try MockNotificationDaemon(bus: bus, capabilities: "body actions persistence")
+        let connection = try bus.connect()
+        let server = try DBusNotificationServer(connection: connection)
+        let dir = TempDir()
+        let store = try makeStore(dir)
+        let capture = try LiveCapture(store: store, title: "Inbox") { session in
+            LiveSession(store: store, scope: .session(id: session.id), options: fastOptions(), surfaces: LiveSurfaces.notifications(server))
+        }
+        let runner = Task { await capture.live!.run() }
+        try await capture.capture("first thought")
+        #expect(await eventually { try daemon.notifications().count == 1 })
+        let seenWhileLinking = NoteLog()
+        let ended = try await capture.finish { _ in
+            seenWhileLinking.add((try? daemon.notifications().last?.summary) ?? "none")
+            return true
+        }
+        await runner.value
+        #expect(seenWhileLinking.all == ["Inbox — Processing"], "on screen while linking: \(seenWhileLinking.all)")
+        let calls = try daemon.notifications()
+        #expect(calls.map(\.summary) == ["Inbox — Capturing", "Inbox — Processing", "Inbox — Complete"])
+        #expect(calls.first?.replacesID == 0 && calls.dropFirst().allSatisfy { $0.replacesID == 1 }, "one notification throughout")
+        #expect(calls.last?.body.hasPrefix("1 memory saved and linked") == true, "\(calls.last?.body ?? "")")
+        #expect(ended.state == .completed)
+        daemon.stop()
+        connection.close()
+        bus.stop()
+    }
+
     @Test("Without a notification server a capture session works and says so once")
     func noServer() async throws {
         let bus = try PrivateBus()
@@ -232,7 +309,10 @@ final class MockHarness: @unchecked Sendable {
         }
         let runner = Task { await capture.live!.run() }
         for line in ["one", "two", "three"] { try await capture.capture(line) }
-        let ended = try await capture.finish { progress in progress(1, 1) }
+        let ended = try await capture.finish { progress in
+            progress(1, 1)
+            return true
+        }
         await runner.value
         #expect(ended.state == .completed && ended.progressDone == 3)
         #expect(try store.recentMemories(limit: 5).filter { $0.source == "capture" }.count == 3)

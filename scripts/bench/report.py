@@ -67,9 +67,21 @@ def markdown(r):
             "Other builds and tests shared the 2 cores, so wall times are inflated; ratios within one part and CPU "
             "times are the steadier figures."]
     out += [""]
+    smp = r.get("sample")
+    if smp:
+        out += ["## Sample collection (Samples/: %s memories, the vault, 2 curricula; %d documents indexed)" % (
+                    smp.get("memories"), smp.get("documents", 0)), "",
+                "| | p50 ms | p99 / max ms | CPU p50 ms | samples |", "|---|---:|---:|---:|---:|",
+                "| `engram import` into an empty data folder | %.0f | %.0f | %.0f | %d |" % (
+                    smp["import"]["p50_ms"], smp["import"]["max_ms"], smp["import"]["cpu_p50_ms"], smp["import"]["n"]),
+                "| search in process (open reader), 16 queries | %.3f | %.3f | — | %d |" % (
+                    smp["in_process_reader"]["p50_ms"], smp["in_process_reader"]["p99_ms"], smp["in_process_reader"]["n"]),
+                "| `engram search` process | %.1f | %.1f | %.1f | %d |" % (
+                    smp["process_search"]["p50_ms"], smp["process_search"]["p99_ms"], smp["process_search"]["cpu_p50_ms"],
+                    smp["process_search"]["n"]), ""]
     imp = r["import"]
     nat = imp.get("native_cxx", {})
-    out += ["## Bulk import and index", "",
+    out += [] if not imp else ["## Bulk import and index", "",
             "| indexer | wall s | docs/s | vs native C++ | CPU s | docs/CPU-s | vs native (CPU) | size MB |",
             "|---|---:|---:|---:|---:|---:|---:|---:|"]
     for k, label in (("native_cxx", "native C++ (libxapian)"), ("python_xapian", "python3-xapian"), ("fts5", "SQLite FTS5 (python3)"),

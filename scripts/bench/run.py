@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """`make bench`: Engram against its baselines, measured side by side in one run.
 
-Usage: run.py ENGRAM ENGRAM_BENCH OUTDIR [--quick]
+Usage: run.py ENGRAM ENGRAM_BENCH OUTDIR [--quick] [--sample-only]
 Writes OUTDIR/results.json, OUTDIR/results.md and OUTDIR/chart.svg. Every ratio compares
 figures measured in this run, on this machine, under the load recorded beside them.
 """
@@ -212,10 +212,55 @@ class Bench:
         log("query in-process p50 %.3f p99 %.3f ms; process p50 %.1f ms (--version %.1f)" % (
             q["in_process_reader"]["p50_ms"], q["in_process_reader"]["p99_ms"], q["process_search"]["p50_ms"], q["process_version"]["p50_ms"]))
 
-    def run(self):
+    # 0. the sample collection (Samples/): import and search as a new user first meets them
+    def sample(self):
+        samples = os.path.join(ROOT, "Samples")
+        sources = [os.path.join(samples, "memories.jsonl"), os.path.join(samples, "vault"),
+                   os.path.join(samples, "curricula", "swift-concurrency.toml"), os.path.join(samples, "curricula", "spanish-b1.yaml")]
+        runs = 3 if self.quick else 7
+        walls, cpus = [], []
+        for i in range(runs):
+            data = os.path.join(self.work, "sample-%d" % i)
+            wall, cpu, _ = timed([self.engram, "import"] + sources + ["--data-dir", data], env=self.env)
+            walls.append(wall * 1000)
+            cpus.append(cpu * 1000)
+        data = os.path.join(self.work, "sample-0")
+        _, _, p = timed([self.engram, "stats", "--json", "--data-dir", data], env=self.env, stdout=subprocess.PIPE)
+        stats = json.loads(p.stdout)
+        s = self.r["sample"] = {"memories": stats.get("total"),
+                                "import": {"p50_ms": round(pct(walls, 50), 1), "max_ms": round(max(walls), 1),
+                                           "cpu_p50_ms": round(pct(cpus, 50), 1), "n": runs}}
+        qfile = os.path.join(HERE, "sample_queries.jsonl")
+        _, _, p = timed([self.engram_bench, "--data-dir", data, "--queries", qfile, "--rounds", "5" if self.quick else "20"],
+                        env=self.env, stdout=subprocess.PIPE)
+        res = json.loads(p.stdout)
+        s["in_process_reader"] = {"p50_ms": round(pct(res["readerMs"], 50), 3), "p99_ms": round(pct(res["readerMs"], 99), 3),
+                                  "n": len(res["readerMs"])}
+        s["documents"] = res["documents"]
+        with open(qfile) as f:
+            specs = [json.loads(l) for l in f if l.strip()]
+        cmds = [("q%d" % i, [self.engram, "search"] + (["--partial"] if q["partial"] else []) + ["--data-dir", data, "--", q["q"]])
+                for i, q in enumerate(specs)]
+        times, _ = time_runs(cmds, self.env, warmup=1, runs=2 if self.quick else 5)
+        wall = [t for ms, _ in times.values() for t in ms]
+        cpu = [t for _, c in times.values() for t in c]
+        s["process_search"] = {"p50_ms": round(pct(wall, 50), 1), "p99_ms": round(pct(wall, 99), 1),
+                               "cpu_p50_ms": round(pct(cpu, 50), 1), "n": len(wall)}
+        log("sample: import p50 %.0f ms; search in process p50 %.3f ms, process p50 %.1f ms" % (
+            s["import"]["p50_ms"], s["in_process_reader"]["p50_ms"], s["process_search"]["p50_ms"]))
+
+    def run(self, sample_only=False):
         shield_from_realtime_signals()
         t = time.monotonic()
-        phases = self.r["machine"]["load_phases"] = {}
+        self.r["machine"]["load_phases"] = {"sample": os.getloadavg()}
+        self.sample()
+        if sample_only:
+            self.r["machine"]["load_end"] = os.getloadavg()
+            self.r["total_seconds"] = round(time.monotonic() - t, 1)
+            self.r["corpus"] = {"documents": 0, "bytes": 0, "source": "not built (--sample-only)"}
+            write_outputs(self.r, self.out)
+            return
+        phases = self.r["machine"]["load_phases"]
         phases["corpus"] = os.getloadavg()
         self.corpus()
         phases["import"] = os.getloadavg()
@@ -251,4 +296,4 @@ from report import write_outputs  # noqa: E402
 
 if __name__ == "__main__":
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
-    Bench(args[0], args[1], args[2], "--quick" in sys.argv).run()
+    Bench(args[0], args[1], args[2], "--quick" in sys.argv).run(sample_only="--sample-only" in sys.argv)

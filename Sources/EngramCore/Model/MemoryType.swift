@@ -13,13 +13,14 @@ public enum MemoryType: String, Codable, Sendable, CaseIterable, Comparable {
         }
     }
 
-    /// The freedesktop icon name used for this kind in search results and notifications.
+    /// The freedesktop icon name used for this kind in search results and notifications: one that Adwaita (GNOME 43 on)
+    /// and Breeze both have, each type its own (`IconTests` checks the installed theme).
     public var iconName: String {
         switch self {
         case .note: "text-x-generic"
         case .idea: "dialog-information"
         case .task: "task-due"
-        case .quote: "format-text-blockquote"
+        case .quote: "format-text-italic"
         case .learning: "accessories-dictionary"
         }
     }

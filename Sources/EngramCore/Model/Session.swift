@@ -26,6 +26,12 @@ public struct Session: Codable, Sendable, Equatable, Identifiable, FetchableReco
     public var progressDone: Int
     public var progressTotal: Int
     public var updated: Date
+    /// The process hosting the session (`ProcessIdentity`): for a capture, the `engram capture` taking its
+    /// lines; for a learning session, the one showing its live notification. Nil when none does.
+    public var host: String?
+    /// The live notification shown for the session (`NotificationHandOff.encoded`), so a host taking over
+    /// from one that died replaces it instead of adding a second.
+    public var notification: String?
 
     /// Columns of the `session` table.
     public enum Columns {
@@ -33,12 +39,14 @@ public struct Session: Codable, Sendable, Equatable, Identifiable, FetchableReco
         public static let state = Column(CodingKeys.state)
         public static let started = Column(CodingKeys.started)
         public static let kind = Column(CodingKeys.kind)
+        public static let host = Column(CodingKeys.host)
     }
 
     /// Creates a session.
     public init(id: String, kind: Kind, title: String, curriculumID: String? = nil, topicID: String? = nil,
                 state: State = .running, started: Date, resumed: Date? = nil, accumulatedSeconds: Double = 0,
-                ended: Date? = nil, progressDone: Int = 0, progressTotal: Int = 0, updated: Date? = nil) {
+                ended: Date? = nil, progressDone: Int = 0, progressTotal: Int = 0, updated: Date? = nil,
+                host: String? = nil, notification: String? = nil) {
         self.id = id
         self.kind = kind
         self.title = title
@@ -52,6 +60,8 @@ public struct Session: Codable, Sendable, Equatable, Identifiable, FetchableReco
         self.progressDone = progressDone
         self.progressTotal = progressTotal
         self.updated = updated ?? started
+        self.host = host
+        self.notification = notification
     }
 
     /// Seconds spent running, up to `now`.
@@ -61,4 +71,10 @@ public struct Session: Codable, Sendable, Equatable, Identifiable, FetchableReco
 
     /// Whether the session is still going (running or paused).
     public var isActive: Bool { state == .running || state == .paused }
+
+    /// Whether this is a capture that ended because its process did (killed, crashed) rather than with its input.
+    public var isInterrupted: Bool { kind == .capture && state == .stopped }
+
+    /// Whether the process hosting the session still runs.
+    public var hostIsAlive: Bool { host.map(ProcessIdentity.isAlive) ?? false }
 }

@@ -133,5 +133,11 @@ enum Migrations {
         migrator.registerMigration("v4-memory-fading-index") { db in
             try db.execute(sql: "CREATE INDEX memory_fading ON memory(type, useCount, pinned, lastReinforced, id)")
         }
+        // Who hosts each session (a capture's own process; the process showing a learning session's notification)
+        // and the notification shown, so a dead host is noticed and exactly one process shows each session.
+        migrator.registerMigration("v5-session-host") { db in
+            try db.execute(sql: "ALTER TABLE session ADD COLUMN host TEXT")
+            try db.execute(sql: "ALTER TABLE session ADD COLUMN notification TEXT")
+        }
     }
 }

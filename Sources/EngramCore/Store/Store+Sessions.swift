@@ -5,13 +5,30 @@ import GRDB
 /// deep links) drives the same one and a crash loses nothing.
 ///
 ///     running ⇄ paused;  running|paused → stopped | completed;  ended stays ended (ending again is a no-op)
+///
+/// Pause, resume and stop without an id address the learning session. A capture belongs to the process
+/// taking its lines (its `host`): it ends when its input does or with its notification's Done button, and
+/// never from outside while that process runs. A capture whose process died is ended as interrupted
+/// (`stopped`, with everything it captured) by whoever notices first: the daemon, `engram session status`,
+/// the next capture.
 extension Store {
-    /// The active (running or paused) session of `kind`, or of any kind when nil; the newest first.
-    public func activeSession(kind: Session.Kind? = nil) throws -> Session? {
+    static let activeStates = [Session.State.running.rawValue, Session.State.paused.rawValue]
+
+    /// The newest active (running or paused) session of `kind` (a learning session by default), or of any kind when nil.
+    public func activeSession(kind: Session.Kind? = .learning) throws -> Session? {
         try read { db in
-            var req = Session.filter([Session.State.running.rawValue, Session.State.paused.rawValue].contains(Session.Columns.state))
+            var req = Session.filter(Store.activeStates.contains(Session.Columns.state))
             if let kind { req = req.filter(Session.Columns.kind == kind.rawValue) }
             return try req.order(Session.Columns.started.desc).fetchOne(db)
+        }
+    }
+
+    /// Every active capture session, newest first.
+    public func activeCaptures() throws -> [Session] {
+        try read { db in
+            try Session.filter(Store.activeStates.contains(Session.Columns.state))
+                .filter(Session.Columns.kind == Session.Kind.capture.rawValue)
+                .order(Session.Columns.started.desc).fetchAll(db)
         }
     }
 
@@ -29,7 +46,7 @@ extension Store {
     public func startLearningSession(curriculumID: String, topicID: String? = nil) throws -> Session {
         let now = clock()
         return try write("start the session") { db in
-            if let active = try Session.filter([Session.State.running.rawValue, Session.State.paused.rawValue].contains(Session.Columns.state))
+            if let active = try Session.filter(Store.activeStates.contains(Session.Columns.state))
                 .filter(Session.Columns.kind == Session.Kind.learning.rawValue).fetchOne(db) {
                 throw EngramError.invalidInput("a learning session is already \(active.state.rawValue): “\(active.title)” (\(active.id)); stop or resume it first")
             }
@@ -55,17 +72,20 @@ extension Store {
         }
     }
 
-    /// Starts a capture session (each captured line counts as progress).
-    public func startCaptureSession(title: String = "Capture") throws -> Session {
+    /// Starts a capture session taking lines in process `host` (each captured line counts as progress).
+    public func startCaptureSession(title: String = "Capture", host: String = ProcessIdentity.current) throws -> Session {
         let now = clock()
         return try write("start the capture session") { db in
-            let s = Session(id: Identifier.make(), kind: .capture, title: title, state: .running, started: now, updated: now)
+            let s = Session(id: Identifier.make(), kind: .capture, title: title, state: .running, started: now, updated: now, host: host)
             try s.insert(db)
             return s
         }
     }
 
-    /// Applies `action` to the session `id` (or the active one); ending an ended session returns it unchanged.
+    /// Applies `action` to the session `id` (or the active learning session); ending an ended session returns it unchanged.
+    ///
+    /// A capture cannot be paused or resumed, and only stopped here when its process has died (it is then
+    /// ended as interrupted); a running capture ends in its own process.
     @discardableResult
     public func transition(_ action: DeepLink.SessionAction, sessionID: String? = nil) throws -> Session {
         let now = clock()
@@ -75,11 +95,22 @@ extension Store {
                 guard let found = try Session.fetchOne(db, key: id) else { throw EngramError.notFound("no session with id '\(id)'") }
                 s = found
             } else {
-                guard let found = try Session.filter([Session.State.running.rawValue, Session.State.paused.rawValue].contains(Session.Columns.state))
+                guard let found = try Session.filter(Store.activeStates.contains(Session.Columns.state))
+                    .filter(Session.Columns.kind == Session.Kind.learning.rawValue)
                     .order(Session.Columns.started.desc).fetchOne(db) else {
-                    throw EngramError.notFound("no session is running; `engram session start --curriculum ID` starts one")
+                    throw EngramError.notFound("no learning session is running; `engram session start --curriculum ID` starts one")
                 }
                 s = found
+            }
+            if s.kind == .capture, s.isActive {
+                guard action == .stop, !s.hostIsAlive else {
+                    let pid = s.host.flatMap(ProcessIdentity.pid(of:)).map { " (pid \($0))" } ?? ""
+                    throw EngramError.invalidInput("“\(s.title)” is a capture\(pid): it ends in its own terminal with Ctrl-D, or with its notification's Done button")
+                }
+                Store.end(&s, .stopped, at: now)
+                try s.update(db)
+                try Store.log(db, .session, detail: "interrupt \(s.id)", at: now)
+                return s
             }
             switch (action, s.state) {
             case (.pause, .running):
@@ -92,10 +123,7 @@ extension Store {
                 s.resumed = now
                 s.state = .running
             case (.stop, .running), (.stop, .paused):
-                s.accumulatedSeconds = s.elapsed(at: now)
-                s.resumed = nil
-                s.state = .stopped
-                s.ended = now
+                Store.end(&s, .stopped, at: now)
             case (.stop, .stopped), (.stop, .completed):
                 return s
             case (.pause, .stopped), (.pause, .completed), (.resume, .stopped), (.resume, .completed):
@@ -115,9 +143,9 @@ extension Store {
         return try write("advance the session") { db in
             let found = try sessionID.map { try Session.fetchOne(db, key: $0) }
                 ?? Session.filter(Session.Columns.kind == Session.Kind.learning.rawValue)
-                    .filter([Session.State.running.rawValue, Session.State.paused.rawValue].contains(Session.Columns.state))
+                    .filter(Store.activeStates.contains(Session.Columns.state))
                     .order(Session.Columns.started.desc).fetchOne(db)
-            guard var s = found, s.isActive, let cid = s.curriculumID else {
+            guard var s = found, s.isActive, s.kind == .learning, let cid = s.curriculumID else {
                 throw EngramError.notFound("no learning session is running")
             }
             if let tid = s.topicID, var t = try Topic.fetchOne(db, key: tid), !t.done {
@@ -134,10 +162,7 @@ extension Store {
                 s.topicID = next.id
                 s.title = "\(title): \(next.title)"
             } else {
-                s.accumulatedSeconds = s.elapsed(at: now)
-                s.resumed = nil
-                s.state = .completed
-                s.ended = now
+                Store.end(&s, .completed, at: now)
             }
             s.updated = now
             try s.update(db)
@@ -165,13 +190,75 @@ extension Store {
         return try write("complete the session") { db in
             guard var s = try Session.fetchOne(db, key: id) else { throw EngramError.notFound("no session with id '\(id)'") }
             guard s.isActive else { return s }
-            s.accumulatedSeconds = s.elapsed(at: now)
-            s.resumed = nil
-            s.state = .completed
-            s.ended = now
-            s.updated = now
+            Store.end(&s, .completed, at: now)
             try s.update(db)
             return s
         }
+    }
+
+    /// Ends, as interrupted, every active capture whose process is gone (killed, crashed, its machine
+    /// rebooted); what they captured stays. Returns the captures ended.
+    @discardableResult
+    public func endOrphanedCaptures() throws -> [Session] {
+        // Most calls find nothing: look before taking the write lock.
+        guard try activeCaptures().contains(where: { !$0.hostIsAlive }) else { return [] }
+        let now = clock()
+        return try write("end interrupted captures") { db in
+            var ended: [Session] = []
+            let active = try Session.filter(Store.activeStates.contains(Session.Columns.state))
+                .filter(Session.Columns.kind == Session.Kind.capture.rawValue).fetchAll(db)
+            for var s in active where !s.hostIsAlive {
+                Store.end(&s, .stopped, at: now)
+                try s.update(db)
+                try Store.log(db, .session, detail: "interrupt \(s.id)", at: now)
+                ended.append(s)
+            }
+            return ended
+        }
+    }
+
+    /// Makes `host` the process showing the active session `sessionID`, unless another running process
+    /// does; returns whether `host` hosts it now.
+    @discardableResult
+    public func claimHost(sessionID: String, host: String) throws -> Bool {
+        guard let seen = try session(id: sessionID), seen.isActive else { return false }
+        if seen.host == host { return true }
+        if let other = seen.host, ProcessIdentity.isAlive(other) { return false }
+        return try write("take over the session") { db in
+            guard var s = try Session.fetchOne(db, key: sessionID), s.isActive else { return false }
+            if s.host == host { return true }
+            if let other = s.host, ProcessIdentity.isAlive(other) { return false }
+            s.host = host
+            try s.update(db)
+            return true
+        }
+    }
+
+    /// Lets go of the session, if `host` hosts it, with the notification it showed (taken down by then).
+    public func releaseHost(sessionID: String, host: String) throws {
+        try write("let go of the session") { db in
+            guard var s = try Session.fetchOne(db, key: sessionID), s.host == host else { return }
+            s.host = s.kind == .capture ? s.host : nil
+            s.notification = nil
+            try s.update(db)
+        }
+    }
+
+    /// Records the live notification `host` shows for the session (nil: none).
+    public func recordNotification(sessionID: String, host: String, _ notification: String?) throws {
+        try write("record the session's notification") { db in
+            guard var s = try Session.fetchOne(db, key: sessionID), s.host == host, s.notification != notification else { return }
+            s.notification = notification
+            try s.update(db)
+        }
+    }
+
+    /// Ends `s` in `state` (stopped or completed) at `now`, keeping the time it ran.
+    static func end(_ s: inout Session, _ state: Session.State, at now: Date) {
+        s.accumulatedSeconds = s.elapsed(at: now)
+        s.resumed = nil
+        s.state = state
+        s.ended = now
+        s.updated = now
     }
 }

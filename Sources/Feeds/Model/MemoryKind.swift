@@ -22,7 +22,7 @@ public enum MemoryKind: String, Sendable, CaseIterable, Comparable {
         case .note: "text-x-generic"
         case .idea: "dialog-information"
         case .task: "task-due"
-        case .quote: "format-text-blockquote"
+        case .quote: "format-text-italic"
         case .learning: "accessories-dictionary"
         }
     }

@@ -53,7 +53,8 @@ final class DaemonFixture: @unchecked Sendable {
             import json, os, sys, time
             status = dict(line.split(":\\t", 1) for line in open("/proc/self/status").read().splitlines() if ":\\t" in line)
             record = {"argv": sys.argv[1:], "blocked": status["SigBlk"].strip(), "ignored": status["SigIgn"].strip(),
-                      "session_leader": os.getsid(0) == os.getpid()}
+                      "session_leader": os.getsid(0) == os.getpid(),
+                      "startup_id": os.environ.get("DESKTOP_STARTUP_ID"), "activation_token": os.environ.get("XDG_ACTIVATION_TOKEN")}
             path = os.path.join(\(Self.pythonString(launchesDir)), "%d-%d.json" % (time.time_ns(), os.getpid()))
             with open(path, "w") as f:
                 json.dump(record, f)
@@ -142,13 +143,16 @@ final class DaemonFixture: @unchecked Sendable {
         }
     }
 
-    /// One recorded terminal launch: its argv and the signal state it started with.
+    /// One recorded terminal launch: its argv, the signal state and the startup variables it started with.
     struct Launch {
         var argv: [String]
         /// Blocked and ignored signals, as masks (bit n-1 for signal n).
         var blocked: UInt64
         var ignored: UInt64
         var sessionLeader: Bool
+        /// `DESKTOP_STARTUP_ID` and `XDG_ACTIVATION_TOKEN`, nil when unset.
+        var startupID: String?
+        var activationToken: String?
     }
 
     /// The terminal launches recorded so far, oldest first.
@@ -160,7 +164,8 @@ final class DaemonFixture: @unchecked Sendable {
                   let argv = record["argv"] as? [String] else { return nil }
             return Launch(argv: argv, blocked: UInt64(record["blocked"] as? String ?? "", radix: 16) ?? .max,
                           ignored: UInt64(record["ignored"] as? String ?? "", radix: 16) ?? .max,
-                          sessionLeader: record["session_leader"] as? Bool ?? false)
+                          sessionLeader: record["session_leader"] as? Bool ?? false,
+                          startupID: record["startup_id"] as? String, activationToken: record["activation_token"] as? String)
         }
     }
 

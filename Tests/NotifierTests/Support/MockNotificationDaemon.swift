@@ -47,6 +47,26 @@ final class MockNotificationDaemon: @unchecked Sendable {
                        interface: "org.freedesktop.DBus.Mock", method: method, arguments: arguments, timeout: .seconds(10))
     }
 
+    /// Makes the next `times` Notify calls fail with an error (as a server that refuses or breaks would),
+    /// numbering the others as the template does.
+    func failNotify(times: Int) throws {
+        try mock("AddMethod", [.string(DBusNotificationServer.interface), .string("Notify"), .string("susssasa{sv}i"), .string("u"),
+                               .string("""
+                                   if getattr(self, 'fail_notify', 0) > 0:
+                                       self.fail_notify -= 1
+                                       raise dbus.exceptions.DBusException('refused for the test', name='org.freedesktop.DBus.Error.Failed')
+                                   if args[1]:
+                                       ret = args[1]
+                                   else:
+                                       ret = self.next_id
+                                       self.next_id += 1
+                                   """)])
+        try mock("AddMethod", [.string("org.engram.Test"), .string("FailNotify"), .string("u"), .string(""),
+                               .string("self.fail_notify = args[0]")])
+        _ = try probe.call(destination: DBusNotificationServer.busName, path: DBusNotificationServer.path,
+                           interface: "org.engram.Test", method: "FailNotify", arguments: [.uint32(UInt32(times))], timeout: .seconds(10))
+    }
+
     /// Every `Notify` the server received, decoded.
     func notifications() throws -> [NotificationRequest] {
         let reply = try mock("GetMethodCalls", [.string("Notify")])

@@ -1,0 +1,112 @@
+import DBus
+import EngramCore
+import EngramTestSupport
+import Foundation
+import Glibc
+import Testing
+
+/// Live notifications with the real daemon on a private bus and python-dbusmock as the notification server:
+/// each session is shown by exactly one process.
+@Suite(.serialized) struct LiveSessionHostTests {
+    typealias D = DaemonFixture
+
+    /// One `Notify` call as the mock logged it.
+    struct Notified {
+        var replacesID: UInt32
+        var summary: String
+        var body: String
+        var actions: [String]
+        var tag: String?
+    }
+
+    /// A daemon started by activation, with python-dbusmock's notification server beside it on the bus.
+    func withDaemonAndServer(_ body: (DaemonFixture) async throws -> Void) async throws {
+        try await withDaemon(samples: false) { d in
+            let curriculum = D.root + "/Samples/curricula/swift-concurrency.toml"
+            guard try d.engram(["import", curriculum]).status == 0 else { throw TestError("import failed") }
+            try d.bus.spawn("/usr/bin/python3", ["-m", "dbusmock", "--template", "notification_daemon",
+                                                 "-p", #"{"capabilities": "body actions persistence x-dunst-stack-tag"}"#])
+            #expect(try await eventually { try d.client.nameOwner("org.freedesktop.Notifications") != nil })
+            _ = try d.call(D.appPath, "org.freedesktop.DBus.Properties", "Get", [.string(D.app), .string("MemoryCount")])
+            try await body(d)
+        }
+    }
+
+    /// Every Notify the mock received, oldest first.
+    func notified(_ d: DaemonFixture) throws -> [Notified] {
+        let reply = try d.callPeer("org.freedesktop.Notifications", "/org/freedesktop/Notifications",
+                                   "org.freedesktop.DBus.Mock", "GetMethodCalls", [.string("Notify")])
+        return (reply.first?.arrayValue ?? []).compactMap { call in
+            guard let args = call[1]?.arrayValue?.map(\.unwrapped), args.count == 8 else { return nil }
+            let actions = args[5].stringArrayValue ?? []
+            let tag = (args[6].dictionaryEntries ?? []).first { $0.key.stringValue == "x-dunst-stack-tag" }
+            return Notified(replacesID: args[1].uint32Value ?? 0, summary: args[3].stringValue ?? "", body: args[4].stringValue ?? "",
+                            actions: stride(from: 0, to: actions.count, by: 2).map { actions[$0] },
+                            tag: (tag?.value.variantValue ?? tag?.value)?.stringValue)
+        }
+    }
+
+    @Test func followDefersToTheDaemonAndEachSessionGetsOneNotification() async throws {
+        try await withDaemonAndServer { d in
+            let follow = try ChildProcess.spawn(D.engramBinary, ["session", "start", "--curriculum", "swift-concurrency", "--follow"],
+                                                environment: d.environment)
+            defer { follow.kill() }
+            #expect(try await eventually { try notified(d).contains { $0.summary.hasSuffix("— Studying") } })
+            let session = try #require(try Store(path: d.dataDir + "/engram.sqlite").activeSession())
+            #expect(session.host.flatMap(ProcessIdentity.pid(of:)) == (try d.daemonPID()), "--follow left the notification to the daemon")
+            #expect(try d.engram(["session", "pause"]).status == 0)
+            #expect(try await eventually { try notified(d).last?.summary.hasSuffix("— Paused") == true })
+            #expect(try d.engram(["session", "stop"]).status == 0)
+            #expect(try await eventually { try notified(d).last?.summary.hasSuffix("— Stopped") == true })
+            #expect(await eventually { !follow.isRunning }, "--follow returns when the session ends")
+
+            let calls = try notified(d).filter { $0.tag == "engram-session-\(session.id)" }
+            #expect(calls.filter { $0.replacesID == 0 }.count == 1, "one notification for the session: \(calls.map(\.replacesID))")
+            #expect(calls.dropFirst().allSatisfy { $0.replacesID == 1 })
+            #expect(calls.last?.actions == ["default"], "the daemon stays to answer the end's Open")
+
+            // A capture with the daemon running: shown by the capture alone.
+            let input = d.base + "/lines.txt"
+            try "one\ntwo\n".write(toFile: input, atomically: true, encoding: .utf8)
+            let capture = try Run.program("/bin/sh", ["-c", "exec '\(D.engramBinary)' capture --dismiss-after 0 < '\(input)'"],
+                                          environment: d.environment)
+            #expect(capture.status == 0 && capture.stdout.hasPrefix("Captured 2 memories"), "\(capture.stderr)")
+            try await Task.sleep(for: .milliseconds(800))  // a daemon host would have shown it by now
+            let captured = try notified(d).filter { $0.summary.hasPrefix("Capture — ") }
+            #expect(captured.filter { $0.replacesID == 0 }.count == 1, "one notification for the capture: \(captured.map(\.summary))")
+            #expect(captured.last?.summary == "Capture — Complete")
+            #expect(captured.last?.body.hasPrefix("2 memories saved and linked") == true,
+                    "the daemon, as index writer, linked them before capture finished: \(captured.last?.body ?? "")")
+            #expect(!capture.stderr.contains("will be linked in a moment"), "and the terminal agrees: \(capture.stderr)")
+        }
+    }
+
+    @Test func aKilledCaptureIsEndedByTheDaemonInPlace() async throws {
+        try await withDaemonAndServer { d in
+            let fifo = d.base + "/typing"
+            #expect(mkfifo(fifo, 0o600) == 0)
+            let writer = open(fifo, O_RDWR | O_CLOEXEC)
+            defer { close(writer) }
+            let capture = try ChildProcess.spawn("/bin/sh", ["-c", "exec '\(D.engramBinary)' capture < '\(fifo)'"], environment: d.environment)
+            defer { capture.kill() }
+            let line = Array("typed before the kill\n".utf8)
+            #expect(write(writer, line, line.count) == line.count)
+            // The first Notify shows no memory yet; the one updating it in place shows the line typed.
+            #expect(try await eventually { try notified(d).last.map { $0.summary == "Capture — Capturing" && $0.replacesID != 0 } == true })
+            let shown = try #require(try notified(d).last)
+            #expect(shown.replacesID != 0, "updated in place once the memory came in")
+            let id = shown.replacesID
+
+            capture.kill()
+            #expect(try await eventually { try notified(d).last?.summary == "Capture — Interrupted" },
+                    "the daemon noticed the capture's process is gone")
+            let end = try #require(try notified(d).last)
+            #expect(end.replacesID == id, "the notification the killed capture left is replaced, not joined by another")
+            #expect(try notified(d).filter { $0.replacesID == 0 }.count == 1, "one notification in all")
+            let store = try Store(path: d.dataDir + "/engram.sqlite")
+            #expect(try store.activeCaptures().isEmpty)
+            #expect(try store.sessions(limit: 1).first?.state == .stopped)
+            #expect(try store.recentMemories(limit: 1).first?.content == "typed before the kill", "what it captured is kept")
+        }
+    }
+}
