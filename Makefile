@@ -10,8 +10,9 @@ ENGRAM = $(BUILD)/$(CONFIG)/engram
 
 all: build
 
+# First of all: without a Swift 6 toolchain on PATH this says where to get one, and stops.
 deps:
-	@scripts/install-deps.sh
+	@SWIFT="$(SWIFT)" scripts/install-deps.sh
 
 build: deps
 	$(SWIFT) build -c $(CONFIG)
@@ -27,9 +28,11 @@ run: build
 demo: build
 	@scripts/demo.sh "$(ENGRAM)" "$(DEMO_DIR)"
 
-# Installs engram, engram-feed (both built by `release`), the Integrations/bin scripts, the desktop files and the
-# feed timers under PREFIX (GNOME reads search providers only from /usr or /usr/local).
+# Installs engram, engram-feed (both built by `release`), the Integrations/bin scripts, the desktop files, the
+# feed timers, the bash/zsh/fish completions and the man pages under PREFIX (GNOME reads search providers only
+# from /usr or /usr/local). Completions and man pages are generated from the built engram's argument parser.
 install: release
+	$(SWIFT) build -c release --product generate-manual
 	@scripts/install.sh "$(BUILD)/release/engram" "$(PREFIX)"
 
 test: deps
@@ -63,9 +66,11 @@ stress:
 	scripts/stress/query-fuzz/build.sh $(BUILD)/stress >/dev/null || echo "the libFuzzer build failed: part 4 falls back to its seeded generator"
 	ENGRAM=$(BUILD)/release/engram ENGRAM_FEED=$(BUILD)/release/engram-feed STRESS_OUT=$(STRESS_OUT) scripts/stress/run.sh
 
-man: deps
-	$(SWIFT) package --allow-writing-to-package-directory generate-manual --multi-page
-	@mkdir -p $(BUILD)/man && cp $(BUILD)/plugins/GenerateManual/outputs/engram/*.1 $(BUILD)/man/
+# The man pages, one per command, fresh from the parser (no page of a removed command stays behind).
+man: build
+	$(SWIFT) build -c $(CONFIG) --product generate-manual
+	@rm -rf $(BUILD)/man && mkdir -p $(BUILD)/man
+	$(BUILD)/$(CONFIG)/generate-manual $(ENGRAM) --multi-page --output-directory $(BUILD)/man
 	@echo "man pages in $(BUILD)/man (try: man -l $(BUILD)/man/engram.1)"
 
 completions: build

@@ -1,10 +1,29 @@
 #!/usr/bin/env bash
 # Installs the Debian packages Engram needs to build, run and test; does nothing when all are present.
+# The Swift toolchain is not a Debian package: without `swift` on PATH ($SWIFT overrides the name) this
+# says where to get it and fails before installing or building anything.
 set -euo pipefail
+
+swift_bin="${SWIFT:-swift}"
+swift_help="Engram builds with Swift 6: download the Swift 6.x toolchain for Debian 12 from
+https://www.swift.org/install/linux/ (swift-6.x-RELEASE-debian12.tar.gz), unpack it (for example into
+/opt/swift) and put its usr/bin on PATH (export PATH=/opt/swift/usr/bin:\$PATH), then run make again."
+if ! command -v "$swift_bin" >/dev/null 2>&1; then
+  echo "engram: cannot build: no \`$swift_bin\` on PATH. $swift_help" >&2
+  exit 1
+fi
+swift_version="$("$swift_bin" --version 2>/dev/null | sed -n 's/.*Swift version \([0-9][0-9]*\)\..*/\1/p' | head -1)"
+if [ -z "$swift_version" ] || [ "$swift_version" -lt 6 ]; then
+  echo "engram: cannot build: \`$swift_bin\` is not Swift 6 or later ($("$swift_bin" --version 2>&1 | head -1)). $swift_help" >&2
+  exit 1
+fi
 
 packages=(
   # build
   libxapian-dev libdbus-1-dev libsqlite3-dev pkg-config
+  # what the Swift toolchain runs on (swift.org's Debian 12 list, and what swift-build and swift-frontend link):
+  # SwiftPM clones dependencies with git; clang links with binutils, gcc's start files and the C/C++ libraries
+  git binutils gcc libc6-dev libstdc++-12-dev libcurl4 libxml2 libsqlite3-0 libncurses6 libuuid1 zlib1g tzdata
   # run and test: Xapian's own tools, the bus, D-Bus peers and validators
   xapian-tools dbus-daemon dbus-bin libglib2.0-bin python3-dbusmock python3-dbus python3-xapian desktop-file-utils graphviz python3-gi
   # the icon themes the desktop search icons are checked against (GNOME's Adwaita, the hicolor fallback)

@@ -5,6 +5,9 @@
 #   scripts/install.sh BINARY PREFIX        (DESTDIR=… for packaging; SYSTEMD_USER_UNIT_DIR=… to override)
 #
 # engram-feed is taken from BINARY's folder (FEED_BINARY=… to override): `make install` builds both.
+# The shell completions (bash, zsh, fish) and the man pages are generated here from engram's own argument
+# parser, so they always match the binary; the pages by ArgumentParser's generate-manual tool, taken from
+# BINARY's folder too (GENERATE_MANUAL=… to override; `make install` builds it).
 # The helper scripts find engram, engram-feed and each other on PATH, so they go next to them in PREFIX/bin;
 # the systemd timer units get that folder written into ExecStart. The integration configs and their
 # READMEs go to PREFIX/share/doc/engram/Integrations/.
@@ -29,10 +32,18 @@ else
 fi
 
 feed_binary="${FEED_BINARY:-$(dirname "$binary")/engram-feed}"
+generate_manual="${GENERATE_MANUAL:-$(dirname "$binary")/generate-manual}"
 docdir="$datadir/doc/engram"
 
-for b in "$binary" "$feed_binary"; do
-  [ -x "$b" ] || { echo "engram: $b is not built; run make release first" >&2; exit 1; }
+for b in "$binary" "$feed_binary" "$generate_manual"; do
+  [ -x "$b" ] || { echo "engram: $b is not built; run make install (it builds everything it installs)" >&2; exit 1; }
+done
+generated="$(mktemp -d)"
+trap 'rm -rf "$generated"' EXIT
+mkdir "$generated/man"
+"$generate_manual" "$binary" --multi-page --output-directory "$generated/man" >/dev/null
+for shell in bash zsh fish; do
+  "$binary" --generate-completion-script "$shell" > "$generated/engram.$shell"
 done
 
 # put SOURCE DEST MODE: copies a file, substituting @bindir@ in templates (*.in).
@@ -72,6 +83,13 @@ put "$desktop/krunner/dbusplugins/org.engram.Engram.desktop" "$datadir/krunner/d
 put "$desktop/systemd/user/engram.service.in" "$unitdir/engram.service" 644
 for unit in "$root"/Integrations/systemd/engram-*.service "$root"/Integrations/systemd/engram-*.timer; do
   put "$unit" "$unitdir/$(basename "$unit")" 644
+done
+# Completions where bash-completion, zsh and fish look for them, and a man page per command (man engram.search).
+put "$generated/engram.bash" "$datadir/bash-completion/completions/engram" 644
+put "$generated/engram.zsh" "$datadir/zsh/vendor-completions/_engram" 644
+put "$generated/engram.fish" "$datadir/fish/vendor_completions.d/engram.fish" 644
+for page in "$generated"/man/*.1; do
+  put "$page" "$datadir/man/man1/$(basename "$page")" 644
 done
 # The configs for Waybar, Conky, i3blocks, polybar, sway/i3 and their READMEs (the scripts are in bindir).
 for f in "$root"/Integrations/*.md "$root"/Integrations/*/*; do

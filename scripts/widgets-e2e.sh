@@ -27,6 +27,12 @@ scripts/install-deps.sh --widgets || { echo "widgets-e2e: cannot install the wid
 if [ ! -x "$engram_bin" ] || [ ! -x "$feed_bin" ]; then
     { swift build --product engram && swift build --product engram-feed; } >/dev/null || exit 1
 fi
+# scripts/install.sh generates the man pages with ArgumentParser's generate-manual, taken from engram's folder.
+generate_manual="$(dirname "$engram_bin")/generate-manual"
+if [ ! -x "$generate_manual" ]; then
+    swift build --product generate-manual >/dev/null || exit 1
+    generate_manual="$root/.build/debug/generate-manual"
+fi
 
 out="$root/bench-out/widgets"
 rm -rf "$out"; mkdir -p "$out"
@@ -603,11 +609,16 @@ all_modes() {  # all_modes MODE FILE… — every file exists with that mode
     local m=$1 f; shift
     for f in "$@"; do mode_is "$m" "$f" || { echo "  $f: $(stat -c %a "$f" 2>&1)" >&2; return 1; }; done
 }
+every_page() {  # every_page MODE PAGE… — the parser's 40-odd commands each have a page, with that mode
+    local m=$1; shift
+    [ "$#" -ge 40 ] || { echo "  only $# commands in engram --experimental-dump-help" >&2; return 1; }
+    all_modes "$m" "$@"
+}
 install_test() {
     local prefix="$work/prefix" dest="$work/dest" scripts=() s
     for s in Integrations/bin/engram-*; do scripts+=("$(basename "$s")"); done
     # What `make install PREFIX=…` runs after `make release`, here with this run's binaries.
-    if ! FEED_BINARY="$feed_bin" scripts/install.sh "$engram_bin" "$prefix" > "$out/install.log" 2>&1; then
+    if ! FEED_BINARY="$feed_bin" GENERATE_MANUAL="$generate_manual" scripts/install.sh "$engram_bin" "$prefix" > "$out/install.log" 2>&1; then
         fail install "scripts/install.sh failed (see $out/install.log)"; return
     fi
     chmod -R a+rX "$prefix"
@@ -622,6 +633,20 @@ install_test() {
             "$prefix/lib/systemd/user/engram-evening-summary.service" "$prefix/lib/systemd/user/engram-evening-summary.timer" \
             "$prefix/share/doc/engram/Integrations/waybar/config.jsonc" "$prefix/share/doc/engram/Integrations/conky/engram.conkyrc" \
             "$prefix/share/doc/engram/Integrations/FEEDS-SCHEMA.md"
+    # A man page for every command the parser knows (engram.1, engram.index.rebuild.1, …), and the completions.
+    local pages=()
+    mapfile -t pages < <("$engram_bin" --experimental-dump-help | jq -r --arg dir "$prefix/share/man/man1" '
+        def walk(p): (p + [.commandName]) as $q | ($q | join(".")), (.subcommands[]? | walk($q));
+        .command | walk([]) | "\($dir)/\(.).1"')
+    check install "${#pages[@]} man pages (one per command, from engram --experimental-dump-help) in PREFIX/share/man/man1, mode 644" \
+        every_page 644 "${pages[@]}"
+    check install "bash, zsh and fish completions in PREFIX/share/{bash-completion/completions,zsh/vendor-completions,fish/vendor_completions.d}, mode 644" \
+        all_modes 644 "$prefix/share/bash-completion/completions/engram" "$prefix/share/zsh/vendor-completions/_engram" \
+            "$prefix/share/fish/vendor_completions.d/engram.fish"
+    check install "man -l renders the installed engram.index.rebuild page: $(man -l "$prefix/share/man/man1/engram.index.rebuild.1" 2>/dev/null | grep -m1 -o 'engram index rebuild.*')" \
+        bash -c "man -l '$prefix/share/man/man1/engram.index.rebuild.1' 2>/dev/null | grep -q 'engram index rebuild'"
+    check install "the installed bash completion parses and completes the subcommands (index → rebuild expire status)" \
+        bash -c "bash -n '$prefix/share/bash-completion/completions/engram' && grep -q 'rebuild' '$prefix/share/bash-completion/completions/engram'"
     # The installed programs, found on PATH from the prefix alone (as a bar runs them).
     local path="$prefix/bin:/usr/local/bin:/usr/bin:/bin" json expected
     json=$(as_user env PATH="$path" engram-feed motd --format waybar)

@@ -61,12 +61,29 @@ cx_status cx_database_reopen(cx_database *database, cx_error **error_out) noexce
         require(database != nullptr, "cx_database_reopen: database is required");
         std::string stub = read_stub_contents(database->path);
         if (stub != database->stub_contents) {
-            // A rebuild swapped the stub: the old database may be gone, open the new one.
-            database->db = Xapian::Database(database->path);
+            // A rebuild swapped the stub: the old database may be gone, open the new one (and the added ones).
+            Xapian::Database db(database->path);
+            for (const std::string &extra : database->added_paths) db.add_database(Xapian::Database(extra));
+            database->db = db;
             database->stub_contents = stub;
         } else {
             database->db.reopen();
         }
+        return CX_STATUS_SUCCESS;
+    } catch (...) {
+        return cx_translate_exception(error_out);
+    }
+}
+
+cx_status cx_database_add(cx_database *database, const char *path, cx_error **error_out) noexcept {
+    if (error_out) *error_out = nullptr;
+    try {
+        require(database != nullptr && path != nullptr, "cx_database_add: database and path are required");
+        Xapian::Database extra(path);
+        database->db.add_database(extra);
+        database->added_paths.push_back(path);
+        database->expiry_table.reset();
+        database->searches_at_revision = 0;
         return CX_STATUS_SUCCESS;
     } catch (...) {
         return cx_translate_exception(error_out);

@@ -38,6 +38,11 @@ cx_status cx_database_related(cx_database *database, cx_bytes kind, cx_bytes id,
         Xapian::docid seed = find_document(db, seed_term);
         if (seed != 0 && limit > 0) {
             Xapian::Enquire enquire(db);
+            // Bo1 (divergence from randomness) rather than the default probabilistic weighting: the latter
+            // gives no weight to a word found in most documents, so in a small collection where most notes
+            // share a subject a new note near-identical to one of them found nothing alike and was never
+            // auto-linked. Bo1 still ranks rare words first, and in a large collection picks much the same words.
+            enquire.set_expansion_scheme("bo1");
             Xapian::RSet rset;
             rset.add_document(seed);
             PlainWordDecider decider;

@@ -98,6 +98,8 @@ struct cx_database {
     std::string path;
     std::string stub_contents;
     Xapian::Database db;
+    /// Databases added with cx_database_add, searched together with the one at path.
+    std::vector<std::string> added_paths;
     /// Every document's expiry at table_revision (built by the second search of a revision; see search.cc).
     std::shared_ptr<const ExpiryTable> expiry_table;
     /// The revision (and database uuid) the searches below were counted at.

@@ -58,6 +58,15 @@ public struct DaemonClient: Sendable {
         return Int(reply.first?.uint32Value ?? 0)
     }
 
+    /// The process id of the running daemon (the owner of org.engram.Engram), or nil when none runs or it cannot be told.
+    public func daemonPID() -> pid_t? {
+        guard let (bus, owner) = try? connectToDaemon() else { return nil }
+        defer { bus.close() }
+        let reply = try? bus.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+                                  method: "GetConnectionUnixProcessID", arguments: [.string(owner)], timeout: .seconds(2))
+        return reply?.first?.uint32Value.map { pid_t(bitPattern: $0) }
+    }
+
     /// The connection and the daemon's unique name, or nil when no bus or no daemon.
     private func connectToDaemon() throws -> (DBusConnection, String)? {
         guard let address else { return nil }

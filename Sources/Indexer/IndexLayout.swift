@@ -43,6 +43,35 @@ public enum IndexLayout {
         return names.filter { !$0.isEmpty && $0.allSatisfy(\.isNumber) }.sorted { (Int($0) ?? 0) < (Int($1) ?? 0) }
     }
 
+    /// Removes every numbered generation but the one the stub names; call only while holding the index's writer
+    /// (a rebuild holds it until its swap, so no generation is being built meanwhile).
+    static func removeOtherGenerations(forStub stubPath: String) {
+        guard let current = try? currentGeneration(forStub: stubPath) else { return }
+        let keep = (current as NSString).standardizingPath
+        for name in generations(forStub: stubPath) {
+            let path = generationPath(forStub: stubPath, name: name)
+            if (path as NSString).standardizingPath != keep { try? FileManager.default.removeItem(atPath: path) }
+        }
+    }
+
+    /// The process holding the writer of the index at stubPath (its current generation's lock file open), if it
+    /// can be told: Xapian's lock is an open file description lock, which records no process, so this looks for
+    /// the process with the lock file open among those this user may inspect. Never this process.
+    public static func writerHolder(forStub stubPath: String) -> pid_t? {
+        guard let generation = try? currentGeneration(forStub: stubPath) else { return nil }
+        let lockFile = ((generation as NSString).appendingPathComponent("flintlock") as NSString).resolvingSymlinksInPath
+        let me = getpid()
+        guard let processes = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return nil }
+        for name in processes {
+            guard let pid = pid_t(name), pid != me,
+                  let descriptors = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(name)/fd") else { continue }
+            for fd in descriptors where (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(name)/fd/\(fd)")) == lockFile {
+                return pid
+            }
+        }
+        return nil
+    }
+
     /// Creates the next numbered generation directory (mode 0700) and returns its name.
     static func makeGeneration(forStub stubPath: String) throws -> String {
         let directory = generationsDirectory(forStub: stubPath)

@@ -37,19 +37,66 @@ public final class IndexReader {
         try shimCall { cx_database_reopen(handle, $0) }
     }
 
+    /// Adds the database at `path` (a directory or stub) to this reader: searches, counts and spelling then treat
+    /// both as one collection with one set of statistics, so hits from either are ranked against each other.
+    public func add(databaseAt path: String) throws {
+        try shimCall { cx_database_add(handle, path, $0) }
+    }
+
     /// Runs a search; unparsable queries are retried as plain words with a notice.
     public func search(_ request: SearchRequest) throws -> SearchResults {
         guard request.query.utf8.count <= Self.maxQueryBytes else {
             throw IndexError.invalidArgument(
                 "the search query is \(request.query.utf8.count) bytes long; the limit is \(Self.maxQueryBytes)")
         }
+        var results: SearchResults
+        var plainWords = false
         do {
-            return try readRetryingIfModified { try runSearch(request, plainWords: false) }
+            results = try readRetryingIfModified { try runSearch(request, plainWords: false) }
         } catch IndexError.queryParse(let message) {
-            var results = try readRetryingIfModified { try runSearch(request, plainWords: true) }
+            plainWords = true
+            results = try readRetryingIfModified { try runSearch(request, plainWords: true) }
             results.notice = "Your search was treated as plain words because its syntax could not be used (\(message))."
-            return results
         }
+        if let suggestion = results.suggestion, try !isUsefulSuggestion(suggestion, for: request, plainWords: plainWords) {
+            results.suggestion = nil
+        }
+        return results
+    }
+
+    /// Whether a spelling suggestion may be offered: it changes only plain words of the query (never a field, a
+    /// date, an operator or a quoted phrase's quotes), and searching for it finds something.
+    func isUsefulSuggestion(_ suggestion: String, for request: SearchRequest, plainWords: Bool) throws -> Bool {
+        let typed = request.query.split(whereSeparator: \.isWhitespace)
+        let offered = suggestion.split(whereSeparator: \.isWhitespace)
+        guard typed.count == offered.count else { return false }
+        let changed = zip(typed, offered).filter { $0 != $1 }.map { (Self.punctuated($0.0), Self.punctuated($0.1)) }
+        guard !changed.isEmpty, changed.allSatisfy({ typed, offered in
+            typed.around == offered.around && Self.isPlainWord(typed.word) && Self.isPlainWord(offered.word)
+        }) else { return false }
+        var probe = request
+        probe.query = suggestion
+        probe.offset = 0
+        probe.limit = 1
+        probe.snippetLength = 0
+        let found = try readRetryingIfModified { try runSearch(probe, plainWords: plainWords, spelling: false) }
+        return !found.hits.isEmpty
+    }
+
+    /// A token without the quotes, brackets and signs around it (`"word`, `-word`, `(word)`), and those.
+    static func punctuated(_ token: Substring) -> (word: Substring, around: String) {
+        let marks: Set<Character> = ["\"", "(", ")", "+", "-"]
+        var word = token
+        while let first = word.first, marks.contains(first) { word = word.dropFirst() }
+        while let last = word.last, marks.contains(last) { word = word.dropLast() }
+        return (word, String(token[..<word.startIndex]) + "|" + String(token[word.endIndex...]))
+    }
+
+    /// A word as typed, with no query syntax in it: letters and digits (an apostrophe inside), not an operator.
+    static func isPlainWord<S: StringProtocol>(_ token: S) -> Bool {
+        guard let first = token.first, first.isLetter || first.isNumber,
+              token.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "'" || $0 == "\u{2019}" }) else { return false }
+        return !["AND", "OR", "NOT", "XOR", "NEAR", "ADJ"].contains(String(token))
     }
 
     /// Finds memories that share the most significant words with an item, best first; empty if the item is not indexed.
@@ -146,10 +193,10 @@ public final class IndexReader {
     }
 
     /// Performs one search through the shim.
-    private func runSearch(_ request: SearchRequest, plainWords: Bool) throws -> SearchResults {
+    private func runSearch(_ request: SearchRequest, plainWords: Bool, spelling: Bool = true) throws -> SearchResults {
         let arena = ByteArena()
         let kinds = request.kinds.map(\.rawValue).sorted()
-        var flags: UInt32 = CX_SEARCH_SPELLING.rawValue
+        var flags: UInt32 = spelling ? CX_SEARCH_SPELLING.rawValue : 0
         if request.partial { flags |= CX_SEARCH_PARTIAL.rawValue }
         if plainWords { flags |= CX_SEARCH_PLAIN_WORDS.rawValue }
         if request.includeExpired { flags |= CX_SEARCH_INCLUDE_EXPIRED.rawValue }

@@ -17,6 +17,9 @@ public final class IndexRebuilder {
     public var threads = min(max(ProcessInfo.processInfo.activeProcessorCount, 1), 4)
     /// Rebuilds of fewer documents than this index on one thread, where sharding costs more than it saves.
     public var parallelThreshold = 4000
+    /// Test hook: called at "rebuild-before-swap" (the new generation is committed) and "rebuild-after-swap"
+    /// (the stub names it, the old generation is not removed yet) to simulate crashes.
+    public var crashPoint: ((String) throws -> Void)?
 
     /// Creates a rebuilder for the index whose stub is at stubPath.
     public init(stubPath: String) {
@@ -77,11 +80,13 @@ public final class IndexRebuilder {
             throw error
         }
         do {
+            try crashPoint?("rebuild-before-swap")
             try IndexLayout.swapStub(stubPath, toGeneration: name)
         } catch {
             try? FileManager.default.removeItem(atPath: generation)
             throw error
         }
+        try crashPoint?("rebuild-after-swap")
         // Only older generations: a newer one may belong to a rebuild that started after the swap.
         let number = Int(name) ?? 0
         for old in IndexLayout.generations(forStub: stubPath) where (Int(old) ?? 0) < number {

@@ -14,8 +14,10 @@ public final class Library: @unchecked Sendable {
         self.store = try Store(path: paths.storePath, clock: clock)
     }
 
-    /// Crash-safety tests set `ENGRAM_TEST_CRASH_AT=point[:n]` to kill the process with SIGKILL at the n-th
-    /// time the applier reaches `point` ("after-write" or "after-commit"), exactly as a power cut would.
+    /// Crash-safety tests set `ENGRAM_TEST_CRASH_AT=point[:n]` to kill the process with SIGKILL at the n-th time
+    /// `point` is reached, exactly as a power cut would. The points: the applier's "after-write", "after-commit",
+    /// "after-autolink" and "after-prune" (each batch), and a rebuild's "rebuild-before-swap" and
+    /// "rebuild-after-swap" (also reached by the first large import, which builds the index whole).
     static let crashHook: (@Sendable (String) throws -> Void)? = {
         guard let spec = ProcessInfo.processInfo.environment["ENGRAM_TEST_CRASH_AT"], !spec.isEmpty else { return nil }
         let parts = spec.split(separator: ":")
@@ -60,6 +62,9 @@ public final class Library: @unchecked Sendable {
         }
         do {
             defer { writer.close() }
+            // Holding the writer, no rebuild is under way: generations other than the current one were left by a
+            // rebuild that stopped before its swap or before removing the old one.
+            IndexLayout.removeOtherGenerations(forStub: paths.indexPath)
             if repairing, try indexMissesChanges(writer) {
                 writer.close()
                 return try repair("it holds fewer changes than the store has made", progress: progress)
@@ -127,36 +132,25 @@ public final class Library: @unchecked Sendable {
     /// How many changes are waiting when the index is empty and has applied nothing yet and so many are waiting
     /// that building it whole (on every core, as a rebuild does) beats applying them one by one; else nil.
     private func bulkBuildSize(_ writer: IndexWriter) throws -> Int? {
-        guard Self.crashHook == nil, try writer.lastAppliedSeq() == 0, try writer.documentCount(kind: nil) == 0 else { return nil }
+        guard try writer.lastAppliedSeq() == 0, try writer.documentCount(kind: nil) == 0 else { return nil }
         let pending = try store.pendingOutboxCount(after: 0)
-        return pending >= IndexRebuilder(stubPath: paths.indexPath).parallelThreshold ? pending : nil
+        return pending >= Self.bulkThreshold ?? IndexRebuilder(stubPath: paths.indexPath).parallelThreshold ? pending : nil
     }
 
-    /// Builds a fresh index from a snapshot of the store (the first import into a new collection), then links
-    /// new memories as the outbox applier would have: up to 200 of every `indexBatchSize` changes.
+    /// Crash-safety tests set `ENGRAM_TEST_BULK_THRESHOLD=n` to take the first-import fast path from n waiting
+    /// changes instead of thousands.
+    static let bulkThreshold = ProcessInfo.processInfo.environment["ENGRAM_TEST_BULK_THRESHOLD"].flatMap { Int($0) }
+
+    /// Builds a fresh index from a snapshot of the store (the first import into a new collection); the new
+    /// memories are then linked from the outbox as the applier links them (see `OutboxApplier.linkPending`).
     private func buildInBulk(pending: Int, progress: ((Int, Int) -> Void)?) throws -> ApplyOutcome {
-        var report: ApplyReport
         do {
-            report = try rebuild(progress: progress)
+            var report = try rebuild(progress: progress)
+            report.applied += pending
+            return .applied(report)
         } catch IndexError.locked {
             return .busy
         }
-        report.applied += pending
-        guard config.autoLinkCount > 0 else { return .applied(report) }
-        let now = store.clock()
-        let fresh = try store.unusedMemoryIDs(createdAfter: now.addingTimeInterval(-3600))
-        let batch = max(config.indexBatchSize, 1)
-        let chosen = stride(from: 0, to: fresh.count, by: batch).flatMap { fresh[$0..<min($0 + batch, fresh.count)].prefix(200) }
-        guard !chosen.isEmpty else { return .applied(report) }
-        let writer: IndexWriter
-        do {
-            writer = try IndexWriter.open(at: paths.indexPath, create: true)
-        } catch IndexError.locked {
-            return .applied(report)  // the new holder of the writer indexes from here; the links are only a help
-        }
-        defer { writer.close() }
-        report.linked += OutboxApplier(store: store, config: config).autoLink(Array(chosen), with: writer)
-        return .applied(report)
     }
 
     /// Opens a reader, building the index first when there is none, and rebuilding it when it is damaged.
@@ -187,13 +181,17 @@ public final class Library: @unchecked Sendable {
         docs += snapshot.curricula.map(StoreMapping.document(for:))
         docs += snapshot.topics.map(StoreMapping.document(for:))
         try IndexLayout.makePrivateDirectory(paths.dataDirectory)
-        try IndexRebuilder(stubPath: paths.indexPath).rebuild(from: docs, lastAppliedSeq: snapshot.seq, progress: progress ?? { _, _ in })
+        let rebuilder = IndexRebuilder(stubPath: paths.indexPath)
+        rebuilder.crashPoint = Self.crashHook
+        try rebuilder.rebuild(from: docs, lastAppliedSeq: snapshot.seq, progress: progress ?? { _, _ in })
         try? store.pruneOutbox(through: snapshot.seq)
         var report = ApplyReport()
         report.upserted = docs.count
         report.lastSeq = snapshot.seq
+        // Applies what came after the snapshot, and links the snapshot's new memories (the outbox keeps them).
         if case .applied(let more) = try applyPending(progress: nil, repairing: false) {
             report.applied = more.applied
+            report.linked = more.linked
             report.lastSeq = max(report.lastSeq, more.lastSeq)
         }
         return report

@@ -3,10 +3,10 @@ import Foundation
 
 /// Search results as front ends show them.
 public struct LibrarySearchResult: Sendable {
-    /// Hits from the index, best first.
+    /// Hits best first: from the index, and with `includeFaded` also the memories already swept from it.
     public var hits: [SearchHit]
-    /// Memories that have faded from the index but match (only with `includeFaded`).
-    public var faded: [Memory]
+    /// The ids of the memory hits that have faded from search (found only because faded memories were asked for).
+    public var fadedIDs: Set<String>
     public var estimatedTotal: Int
     /// "Did you mean …" — offered, never applied.
     public var suggestion: String?
@@ -15,25 +15,43 @@ public struct LibrarySearchResult: Sendable {
 }
 
 extension Library {
-    /// Searches the index; with `includeFaded`, also scans the store for matching memories already swept from it.
+    /// Searches the index; with `includeFaded`, also the memories that have faded and were swept from it.
+    ///
+    /// Swept memories are indexed into a private temporary database by the same document building as the
+    /// index and searched together with it as one collection, so they match exactly as indexed ones would
+    /// and are ranked against them.
     public func search(_ request: SearchRequest, includeFaded: Bool = false, applyFirst: Bool = true) throws -> LibrarySearchResult {
         var notices: [String] = []
+        var busy = false
         if applyFirst {
             do {
-                // .busy: the daemon holds the writer and will index new captures in a moment.
-                _ = try applyPending()
+                // .busy: another process (usually the daemon) holds the writer and indexes new captures itself.
+                busy = try applyPending() == .busy
             } catch {
                 // Searching reads what is indexed: a full disk or a failing write must not stop it.
                 notices.append("new changes could not be indexed yet (\(error)); searching what is indexed")
             }
         }
         var req = request
+        if includeFaded { req.includeExpired = true }
         if req.context == nil, let ctx = try store.activeContext(), ctx != "sleep" { req.context = ctx }
         if try store.activeContext() == "sleep" {
-            return LibrarySearchResult(hits: [], faded: [], estimatedTotal: 0, suggestion: nil,
+            return LibrarySearchResult(hits: [], fadedIDs: [], estimatedTotal: 0, suggestion: nil,
                                        notice: "the sleep context is on: nothing is shown. `engram context clear` turns it off.")
         }
         var reader = try openReader { notices.append($0) }
+        if busy, let waiting = try? store.pendingOutboxCount(after: reader.lastAppliedSeq()), waiting > 0 {
+            notices.append(waiting == 1
+                ? "1 change is waiting to be indexed (another process holds the index); results may be missing it"
+                : "\(waiting) changes are waiting to be indexed (another process holds the index); results may be missing them")
+        }
+        var swept: SweptIndex?
+        defer { swept?.remove() }
+        if includeFaded && req.kinds.contains(.memory) {
+            let gone = try store.fadedMemories(at: req.now, decay: config.decay).filter { try !reader.contains(kind: .memory, id: $0.id) }
+            swept = try SweptIndex.build(gone, decay: config.decay, under: paths.temporaryDirectory)
+            if let swept { try reader.add(databaseAt: swept.path) }
+        }
         let r: SearchResults
         do {
             r = try reader.search(req)
@@ -42,37 +60,15 @@ extension Library {
             notices.append("the search index is damaged (\(error)); rebuilt it from the store")
             try rebuild()
             reader = try openReader()
+            if let swept { try reader.add(databaseAt: swept.path) }
             r = try reader.search(req)
         }
         if let n = r.notice { notices.append(n) }
-        var faded: [Memory] = []
-        if includeFaded {
-            let shown = Set(r.hits.filter { $0.kind == .memory }.map(\.id))
-            faded = try fadedMatches(words: Self.plainWords(request.query), limit: request.limit)
-                .filter { !shown.contains($0.id) && (req.context == nil || $0.context == req.context) }
-                .filter { (try? reader.contains(kind: .memory, id: $0.id)) == false }  // still indexed: the index already judged it
-        }
-        return LibrarySearchResult(hits: r.hits, faded: faded, estimatedTotal: r.estimatedTotal, suggestion: r.suggestion,
-                                   notice: notices.isEmpty ? nil : notices.joined(separator: "; "))
-    }
-
-    /// The lowercased plain words of a query (field prefixes and operators dropped).
-    static func plainWords(_ query: String) -> [String] {
-        query.split(whereSeparator: { $0.isWhitespace }).map(String.init)
-            .filter { !$0.contains(":") && !["AND", "OR", "NOT", "NEAR", "XOR"].contains($0) }
-            .map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "\"()+-*")).lowercased() }
-            .filter { !$0.isEmpty }
-    }
-
-    /// Faded memories that hold every word (or, for words of four letters or more, a word starting with it).
-    func fadedMatches(words: [String], limit: Int) throws -> [Memory] {
-        guard !words.isEmpty else { return [] }
-        let now = store.clock()
-        return try store.allMemories().reversed().filter { m in
-            guard config.decay.isExpired(m, at: now) else { return false }
-            let have = Set(m.content.lowercased().split { !$0.isLetter && !$0.isNumber }.map(String.init))
-            return words.allSatisfy { w in have.contains(w) || (w.count >= 4 && have.contains { $0.hasPrefix(w) }) }
-        }.prefix(limit).map { $0 }
+        var seen = Set<String>()
+        let hits = r.hits.filter { seen.insert($0.kind.rawValue + ":" + $0.id).inserted }
+        let faded = hits.filter { $0.kind == .memory && ($0.expiry.map { $0 <= req.now } ?? false) }.map(\.id)
+        return LibrarySearchResult(hits: hits, fadedIDs: includeFaded ? Set(faded) : [], estimatedTotal: r.estimatedTotal,
+                                   suggestion: r.suggestion, notice: notices.isEmpty ? nil : notices.joined(separator: "; "))
     }
 
     /// Related memories, from the index's relevance feedback, with the person's links first.
@@ -101,26 +97,50 @@ extension Library {
 
     /// The index's state, compared with the store.
     public func status() throws -> IndexStatus {
-        let storeCount = try store.memoryCount()
+        let storeIDs = try store.memoryIDs()
+        var status = IndexStatus(path: paths.indexPath)
+        status.storeMemories = storeIDs.count
         guard indexExists else {
-            return IndexStatus(exists: false, documents: 0, memories: 0, storeMemories: storeCount, lastAppliedSeq: 0,
-                               pending: try store.pendingOutboxCount(after: 0), path: paths.indexPath)
+            status.pending = try store.pendingOutboxCount(after: 0)
+            status.unindexed = storeIDs.count
+            return status
         }
         let reader = try IndexReader.open(at: paths.indexPath)
-        let seq = try reader.lastAppliedSeq()
-        return IndexStatus(exists: true, documents: try reader.documentCount(kind: nil), memories: try reader.documentCount(kind: .memory),
-                           storeMemories: storeCount, lastAppliedSeq: seq, pending: try store.pendingOutboxCount(after: seq),
-                           path: paths.indexPath)
+        status.exists = true
+        status.lastAppliedSeq = try reader.lastAppliedSeq()
+        status.pending = try store.pendingOutboxCount(after: status.lastAppliedSeq)
+        status.documents = try reader.documentCount(kind: nil)
+        status.memories = try reader.documentCount(kind: .memory)
+        status.curricula = try reader.documentCount(kind: .curriculum)
+        status.topics = try reader.documentCount(kind: .topic)
+        let missing = Set(storeIDs).subtracting(try reader.allIDs(kind: .memory))
+        status.swept = try store.fadedMemories(at: store.clock(), decay: config.decay).filter { missing.contains($0.id) }.count
+        status.unindexed = missing.count - status.swept
+        return status
     }
 }
 
 /// The index's state, for `engram index status`.
 public struct IndexStatus: Sendable, Codable, Equatable {
-    public var exists: Bool
-    public var documents: Int
-    public var memories: Int
-    public var storeMemories: Int
-    public var lastAppliedSeq: Int64
-    public var pending: Int
+    public var exists = false
+    /// Everything indexed: memories, curricula and topics.
+    public var documents = 0
+    public var memories = 0
+    public var curricula = 0
+    public var topics = 0
+    /// Memories in the store.
+    public var storeMemories = 0
+    /// Memories in the store that have faded and were swept from the index (`search --all` still finds them).
+    public var swept = 0
+    /// Memories in the store not in the index for another reason: changes not indexed yet.
+    public var unindexed = 0
+    public var lastAppliedSeq: Int64 = 0
+    /// Changes the index has yet to apply.
+    public var pending = 0
     public var path: String
+
+    /// An empty status for the index at `path`.
+    public init(path: String) {
+        self.path = path
+    }
 }

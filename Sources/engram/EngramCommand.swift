@@ -1,4 +1,6 @@
 import ArgumentParser
+import EngramCore
+import Foundation
 import Glibc
 
 /// The `engram` command: memories and learning, close at hand on the Linux desktop.
@@ -30,6 +32,20 @@ struct EngramCommand: ParsableCommand {
         // A file-size limit (ulimit -f) would kill us with SIGXFSZ in the middle of a write; ignored, the write
         // fails with EFBIG and the command says what happened (SQLite and Xapian roll back what was half-done).
         signal(SIGXFSZ, SIG_IGN)
+        refuseInvalidUTF8Arguments()
         main(nil)
+    }
+
+    /// Exits with 65 when an argument is not UTF-8, as standard input is refused: Swift would otherwise turn its
+    /// bad bytes into U+FFFD, and a memory captured from it would silently differ from what was typed.
+    static func refuseInvalidUTF8Arguments() {
+        for index in 1..<Int(CommandLine.argc) {
+            guard let argument = CommandLine.unsafeArgv[index] else { continue }
+            let bytes = Data(bytes: argument, count: strlen(argument))
+            guard String(validating: bytes, as: UTF8.self) == nil else { continue }
+            let error = TextInput.invalidUTF8(what: "argument \(index)", offset: TextInput.firstInvalidOffset(bytes), lossyHint: false)
+            FileHandle.standardError.write(Data(("engram: " + error.description + "\n").utf8))
+            Glibc.exit(65)
+        }
     }
 }

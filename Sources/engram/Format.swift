@@ -9,6 +9,11 @@ enum Format {
         text.count <= limit ? text : String(text.prefix(max(0, limit - 1))) + "…"
     }
 
+    /// A count with its noun, singular or plural: `1 change`, `3 changes`, `2 memories`.
+    static func count(_ n: Int, _ singular: String, _ plural: String? = nil) -> String {
+        "\(n) " + (n == 1 ? singular : plural ?? singular + "s")
+    }
+
     /// A local date like `2026-03-04`.
     static func day(_ date: Date) -> String {
         var tm = tm()

@@ -10,7 +10,8 @@ struct ImportCommand: ParsableCommand {
         commandName: "import",
         abstract: "Import memories, a folder of Markdown notes, or a curriculum.",
         discussion: """
-            A folder is read as a vault of Markdown notes with YAML front matter (tags, type, created, context). \
+            A folder is read as a vault of Markdown notes with YAML front matter (tags, type, created, context); \
+            a .md file is one such note. \
             A .jsonl file (or - for standard input) is Engram's export format. A .toml or .yaml file is a curriculum \
             with its topics. Re-importing updates what was imported before instead of duplicating it.
             """)
@@ -36,6 +37,8 @@ struct ImportCommand: ParsableCommand {
                 let ext = (source as NSString).pathExtension.lowercased()
                 if isDir.boolValue {
                     summary = try VaultImporter(store: library.store).importFolder(source, skipInvalid: skipInvalid, progress: Terminal.progress("Reading"))
+                } else if ["md", "markdown"].contains(ext) {
+                    summary = try VaultImporter(store: library.store).importFile(source, progress: Terminal.progress("Reading"))
                 } else if ["toml", "yaml", "yml"].contains(ext) {
                     let (c, topics) = try CurriculumFile.load(path: source, now: library.store.clock())
                     try library.store.upsertCurriculum(c, topics: topics)
@@ -46,7 +49,7 @@ struct ImportCommand: ParsableCommand {
                     summary = try transfer.importJSONLines(text, origin: source == "-" ? "stdin" : source, skipInvalid: skipInvalid,
                                                            progress: Terminal.progress("Storing"))
                 } else {
-                    throw EngramError.invalidInput("\(source): cannot tell what this is; import a folder, a .jsonl file, or a .toml/.yaml curriculum")
+                    throw EngramError.invalidInput("\(source): cannot tell what this is; import a folder of Markdown notes, a .md note, a .jsonl file, or a .toml/.yaml curriculum")
                 }
                 for s in summary.skipped { Terminal.warn("skipped: \(s)") }
                 total.memories += summary.memories; total.links += summary.links

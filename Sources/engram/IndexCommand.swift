@@ -23,10 +23,12 @@ struct IndexCommand: ParsableCommand {
                 let items: Int
                 do {
                     items = try library.rebuild(progress: Terminal.progress("Indexing")).upserted
-                } catch IndexError.locked(let detail) {
+                } catch IndexError.locked {
                     // The daemon holds the writer: it rebuilds, and keeps answering searches meanwhile.
-                    Terminal.warn("the daemon holds the index; asking it to rebuild…")
-                    guard let n = try DaemonClient().rebuild() else { throw IndexError.locked(detail) }
+                    let holder = IndexHolder(of: library)
+                    guard holder.isDaemon else { throw IndexError.locked("\(holder) holds the index; try again when it is done") }
+                    Terminal.warn("\(holder) holds the index; asking it to rebuild…")
+                    guard let n = try DaemonClient().rebuild() else { throw IndexError.locked("\(holder) holds the index") }
                     items = n
                 }
                 print("Rebuilt the index: \(items) items in \(String(format: "%.1f", Date().timeIntervalSince(start))) s.")
@@ -43,10 +45,15 @@ struct IndexCommand: ParsableCommand {
             try Terminal.reporting {
                 let library = try global.library()
                 guard let n = try library.sweepExpired() else {
-                    print("The daemon holds the index; it sweeps faded memories on its own.")
+                    let holder = IndexHolder(of: library)
+                    guard holder.isDaemon else {
+                        Terminal.warn("\(holder.capitalized) holds the index, so nothing was swept; try again when it is done.")
+                        throw ExitCode(75)
+                    }
+                    print("\(holder.capitalized) holds the index; it sweeps faded memories on its own.")
                     return
                 }
-                print("Swept \(n) faded item\(n == 1 ? "" : "s") from the index.")
+                print("Swept \(Format.count(n, "faded item")) from the index.")
             }
         }
     }
@@ -63,12 +70,16 @@ struct IndexCommand: ParsableCommand {
                 let s = try library.status()
                 if json { try Terminal.printJSON(s); return }
                 guard s.exists else {
-                    print("No index yet (\(s.pending) changes waiting). `engram index rebuild` builds it.")
+                    print("No index yet (\(Format.count(s.pending, "change")) waiting). `engram index rebuild` builds it.")
                     return
                 }
                 print("Index: \(s.path)")
-                print("Items: \(s.documents) (\(s.memories) memories; \(s.storeMemories) in the store, the rest faded or pending)")
-                print("Applied through change #\(s.lastAppliedSeq); \(s.pending == 0 ? "up to date" : "\(s.pending) changes waiting")")
+                print("Items: \(s.documents) (\([Format.count(s.memories, "memory", "memories"), Format.count(s.curricula, "curriculum", "curricula"), Format.count(s.topics, "topic")].joined(separator: ", ")))")
+                var outside: [String] = []
+                if s.swept > 0 { outside.append("\(s.swept) faded and swept from it (`engram search --all` finds them)") }
+                if s.unindexed > 0 { outside.append("\(s.unindexed) waiting to be indexed") }
+                print("Store: \(Format.count(s.storeMemories, "memory", "memories"))" + (outside.isEmpty ? ", all in the index" : "; not in the index: " + outside.joined(separator: ", ")))
+                print("Applied through change #\(s.lastAppliedSeq); \(s.pending == 0 ? "up to date" : "\(Format.count(s.pending, "change")) waiting")")
             }
         }
     }

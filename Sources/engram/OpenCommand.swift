@@ -34,7 +34,7 @@ struct OpenCommand: ParsableCommand {
                 return
             case (.search(let query), _, let r?):
                 // With no results, the printer's "No results for …" (and its "did you mean") is the one sentence.
-                if !r.hits.isEmpty || !r.faded.isEmpty { print(Terminal.safe(outcome.sentence)) }
+                if !r.hits.isEmpty { print(Terminal.safe(outcome.sentence)) }
                 SearchPrinter.print(r, query: Terminal.safe(query))
                 return
             default:

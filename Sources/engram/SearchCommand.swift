@@ -46,7 +46,6 @@ struct SearchCommand: ParsableCommand {
             let library = try global.library()
             var request = SearchRequest(query: query.joined(separator: " "))
             request.limit = limit ?? library.config.searchLimit
-            request.includeExpired = all
             request.partial = partial
             request.decayWeight = library.config.searchDecayWeight
             request.now = library.store.clock()
@@ -58,7 +57,7 @@ struct SearchCommand: ParsableCommand {
             } else {
                 SearchPrinter.print(result, query: request.query)
             }
-            if result.hits.isEmpty && result.faded.isEmpty { throw ExitCode(1) }
+            if result.hits.isEmpty { throw ExitCode(1) }
         }
     }
 }
@@ -69,7 +68,7 @@ extension IndexKind: ExpressibleByArgument {}
 enum SearchPrinter {
     static func print(_ r: LibrarySearchResult, query: String) {
         if let n = r.notice { Terminal.warn(n) }
-        if r.hits.isEmpty && r.faded.isEmpty {
+        if r.hits.isEmpty {
             var line = "No results for \(query)."
             if let s = r.suggestion { line += " Did you mean: \(Terminal.safe(s))?" }
             Swift.print(line)
@@ -79,16 +78,13 @@ enum SearchPrinter {
             var meta = [hit.kind == .memory ? (hit.type ?? "memory") : hit.kind.rawValue]
             if !hit.tags.isEmpty { meta.append(hit.tags.joined(separator: ", ")) }
             meta.append(Format.day(hit.created))
+            if r.fadedIDs.contains(hit.id) && hit.kind == .memory { meta.append("faded") }
             Swift.print(Terminal.styled(hit.id, .id) + "  " + Terminal.styled(Terminal.safe(Format.truncate(hit.title, 72)), .bold)
                         + "  " + Terminal.styled(meta.joined(separator: " · "), .dim))
             let snippet = Format.snippet(hit.snippet).replacingOccurrences(of: "\n", with: " ")
             if !snippet.isEmpty && hit.snippet.plainText != hit.title { Swift.print("    " + snippet) }
         }
-        for m in r.faded {
-            Swift.print(Terminal.styled(m.id, .id) + "  " + Terminal.safe(Format.truncate(m.title, 72))
-                        + "  " + Terminal.styled("\(m.type.rawValue) · faded", .dim))
-        }
-        var footer = "\(r.hits.count + r.faded.count) of about \(max(r.estimatedTotal, r.hits.count) + r.faded.count) results"
+        var footer = "\(r.hits.count) of about \(max(r.estimatedTotal, r.hits.count)) results"
         if let s = r.suggestion { footer += " · did you mean: \(Terminal.safe(s))?" }
         Swift.print(Terminal.styled(footer, .dim))
     }
@@ -120,16 +116,14 @@ struct SearchJSON: Encodable {
 
     init(query: String, result r: LibrarySearchResult) {
         self.query = query
-        total = max(r.estimatedTotal, r.hits.count) + r.faded.count
+        total = max(r.estimatedTotal, r.hits.count)
         suggestion = r.suggestion
         notice = r.notice
         results = r.hits.map { h in
             Hit(kind: h.kind.rawValue, id: h.id, title: h.title, type: h.type, tags: h.tags, context: h.context,
                 curriculum: h.curriculumID, created: h.created, expires: h.expiry, relevance: (h.relevance * 1000).rounded() / 1000,
-                snippet: h.snippet.plainText, highlights: h.snippet.segments.filter(\.highlighted).map(\.text), faded: false)
-        } + r.faded.map { m in
-            Hit(kind: "memory", id: m.id, title: m.title, type: m.type.rawValue, tags: m.tags, context: m.context, curriculum: nil,
-                created: m.created, expires: nil, relevance: 0, snippet: String(m.content.prefix(160)), highlights: [], faded: true)
+                snippet: h.snippet.plainText, highlights: h.snippet.segments.filter(\.highlighted).map(\.text),
+                faded: h.kind == .memory && r.fadedIDs.contains(h.id))
         }
     }
 }

@@ -175,4 +175,71 @@ import Testing
         #expect(!(try e.searchIDs("sourdough").contains(id)))
         #expect(try e.run(["show", id]).status == 66)
     }
+
+    /// "Did you mean" corrects plain words only, and only offers what would find something.
+    @Test func didYouMeanOnlyCorrectsPlainWordsIntoSomethingThatFinds() throws {
+        let e = EngramProcess()
+        try e.run(["remember", "Quote: \"premature optimization\" is the root (of all evil)"])
+        try e.run(["remember", "Created a new backup schedule in 2025"])
+        func suggestion(_ query: String) throws -> String? {
+            let out = try e.run(["search", "--json", query])
+            let obj = try JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [String: Any]
+            return obj?["suggestion"] as? String
+        }
+        #expect(try suggestion("optimizaton") == "optimization")
+        #expect(try suggestion("premature optimizaton") == "premature optimization")
+        #expect(try suggestion("created:2026-13-45..x") == nil, "a date is not a misspelt word")
+        #expect(try suggestion("\"unbalanced quotes") == nil, "\"unbalanced notes would find nothing either")
+        #expect(try suggestion("optimizaton zebra") == nil, "optimization zebra finds nothing")
+        let text = try e.run(["search", "created:2026-13-45..x"])
+        #expect(!text.stdout.contains("Did you mean"), "\(text.stdout)")
+    }
+
+    @Test func indexStatusSaysWhatTheItemsAreAndWhyMemoriesAreMissing() throws {
+        let e = EngramProcess()
+        let old = "\"created\":\"2024-01-01T00:00:00Z\",\"lastReinforced\":\"2024-01-01T00:00:00Z\""
+        try e.importLines([#"{"kind":"memory","id":"gone","content":"An old thought",\#(old)}"#,
+                           #"{"kind":"memory","id":"kept","content":"A pinned thought","pinned":true}"#])
+        #expect(try e.run(["index", "expire"]).status == 0)
+        #expect(try e.run(["import", EngramProcess.root + "/Samples/curricula/swift-concurrency.toml"]).status == 0)
+        let out = try e.run(["index", "status"])
+        let topics = try #require(out.stdout.firstMatch(of: /Items: (\d+) \(1 memory, 1 curriculum, (\d+) topics\)/), "\(out.stdout)")
+        #expect(Int(topics.1) == 2 + Int(topics.2)!)
+        #expect(out.stdout.contains("Store: 2 memories; not in the index: 1 faded and swept from it"), "\(out.stdout)")
+        #expect(!out.stdout.contains("the rest faded or pending"))
+        #expect(out.stdout.contains("up to date"))
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(try e.run(["index", "status", "--json"]).stdout.utf8)) as? [String: Any])
+        #expect(json["swept"] as? Int == 1 && json["curricula"] as? Int == 1 && json["unindexed"] as? Int == 0)
+    }
+
+    @Test func aSingleMarkdownNoteImportsAsItsFolderWould() throws {
+        let e = EngramProcess()
+        let vault = e.configDir + "/vault"
+        try FileManager.default.createDirectory(atPath: vault, withIntermediateDirectories: true)
+        try "---\ntags: [bread]\ntype: idea\n---\nOpen crumb needs high hydration\n".write(toFile: vault + "/Crumb.md", atomically: true, encoding: .utf8)
+        let one = try e.run(["import", vault + "/Crumb.md"])
+        #expect(one.status == 0, "\(one.stderr)")
+        #expect(one.stdout.contains("Imported 1 memory"), "\(one.stdout)")
+        let ids = try e.searchIDs("tag:bread type:idea hydration")
+        #expect(ids.count == 1)
+        // The same note through its folder updates it rather than adding a second one.
+        #expect(try e.run(["import", vault]).status == 0)
+        #expect(try e.searchIDs("hydration") == ids)
+        try "not a note".write(toFile: vault + "/notes.txt", atomically: true, encoding: .utf8)
+        let refused = try e.run(["import", vault + "/notes.txt"])
+        #expect(refused.status == 65 && refused.stderr.contains("a .md note"), "\(refused.stderr)")
+    }
+
+    @Test func anArgumentThatIsNotUTF8IsRefusedLikeStandardInput() throws {
+        let e = EngramProcess()
+        // The shell passes the raw byte 0xE9 (Latin-1 é); Swift strings cannot hold it.
+        let bad = try EngramProcess.exec("/bin/sh", ["-c", "exec \"$0\" remember \"$(printf 'caf\\351 au lait')\"", EngramProcess.binary],
+                                         env: e.baseEnvironment)
+        #expect(bad.status == 65, "\(bad.stdout) \(bad.stderr)")
+        #expect(bad.stderr.hasPrefix("engram: argument 2 is not valid UTF-8 (bad byte at offset 3); nothing was saved."), "\(bad.stderr)")
+        #expect(try e.run(["export"]).stdout.isEmpty, "nothing may be stored")
+        let good = try e.run(["remember", "café au lait"])
+        #expect(good.status == 0)
+        #expect(try e.searchIDs("café").count == 1)
+    }
 }

@@ -1,3 +1,4 @@
+import EngramCore
 import Foundation
 
 /// Runs the built `engram` binary against a private data folder, as a person at a terminal would.
@@ -14,8 +15,9 @@ struct EngramProcess {
     let configDir: String
     var extraEnvironment: [String: String] = [:]
 
-    /// A fresh, empty data folder.
-    init() {
+    /// A fresh, empty data folder; `extraEnvironment` goes to every run.
+    init(extraEnvironment: [String: String] = [:]) {
+        self.extraEnvironment = extraEnvironment
         let base = NSTemporaryDirectory() + "engram-e2e-" + UUID().uuidString
         dataDir = base + "/data"
         configDir = base + "/config"
@@ -91,6 +93,20 @@ struct EngramProcess {
         guard out.status == 0 || out.status == 1 else { throw Failure("search failed (\(out.status)): \(out.stderr)") }
         let obj = try JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [String: Any]
         return (obj?["results"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+    }
+
+    /// Imports JSON Lines records (Engram's export format).
+    func importLines(_ lines: [String]) throws {
+        let file = configDir + "/import-\(UUID().uuidString).jsonl"
+        try lines.joined(separator: "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        let out = try run(["import", file])
+        guard out.status == 0 else { throw Failure("import failed: \(out.stderr)") }
+    }
+
+    /// Every link in the store, as "from-to (origin)" with the two ids in order.
+    func links() throws -> Set<String> {
+        let store = try Store(path: storePath)
+        return Set(try store.allLinks().map { "\($0.fromID)-\($0.toID) (\($0.origin.rawValue))" })
     }
 
     /// Imports the sample collection.

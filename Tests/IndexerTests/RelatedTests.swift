@@ -46,4 +46,22 @@ struct RelatedTests {
         let after = try writer.related(kind: .memory, id: "sour1", limit: 10, now: testNow).map(\.id)
         #expect(Set(after.prefix(2)) == ["sour2", "sour3"])
     }
+
+    /// Where most notes share a subject, the words they share still count: a near-identical note is related (and so
+    /// auto-linked at capture). The default probabilistic expansion gave such words no weight at all, so in a
+    /// collection of two notes, or of four on sourdough and one other, nothing was found.
+    @Test func aNearIdenticalNoteIsRelatedInATinyCollection() throws {
+        let a = memory("a", "Sourdough starter needs feeding twice a day with rye flour")
+        let b = memory("b", "Sourdough starter needs feeding twice daily with rye flour")
+        try makeIndex(dir, [a, b])
+        let two = try IndexReader.open(at: dir.stubPath).related(kind: .memory, id: "b", limit: 3, now: testNow)
+        #expect(two.map(\.id) == ["a"])
+        #expect((two.first?.score ?? 0) >= 0.8, "near-identical: \(two.first?.score ?? 0)")
+        let other = TemporaryDirectory()
+        var docs = (1...4).map { memory("s\($0)", "Sourdough starter needs feeding twice a day with rye flour \($0)") }
+        docs += [memory("k", "Kubernetes pods restart when the liveness probe fails"), b]
+        try makeIndex(other, docs)
+        let five = try IndexReader.open(at: other.stubPath).related(kind: .memory, id: "b", limit: 3, now: testNow)
+        #expect(five.count == 3 && five.allSatisfy { $0.id.hasPrefix("s") && $0.score >= 0.35 }, "\(five.map { ($0.id, $0.score) })")
+    }
 }

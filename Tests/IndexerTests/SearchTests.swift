@@ -115,6 +115,41 @@ struct SearchTests {
         #expect(typing.hits.isEmpty)
         #expect(try search(reader, "sourdough").suggestion == nil)
         #expect(try search(reader, "sourd").suggestion == nil)  // a prefix that matches is not "corrected"
+        // Only plain words are corrected, and only into something that finds.
+        #expect(try search(reader, "quartrly report created:2024-13-45..x").suggestion == nil)
+        #expect(try search(reader, "tag:bakng").suggestion == nil)
+        #expect(try search(reader, "quartrly zebra").suggestion == nil)  // "quarterly zebra" finds nothing
+        #expect(try search(reader, "\"quartrly report").suggestion == "\"quarterly report")
+    }
+
+    /// A reader with a second database added searches both as one collection: the same hits, order and text
+    /// relevance as one index holding every document (so `search --all` ranks swept memories with the indexed ones).
+    @Test func anAddedDatabaseIsSearchedAsOneCollectionWithTheIndex() throws {
+        let more = [
+            memory("x1", "Sourdough discard crackers with rosemary", tags: ["baking"]),
+            memory("x2", "Rye sourdough needs a longer proof", type: "learning"),
+            memory("x3", "Fox terriers are quick learners", type: "quote"),
+        ]
+        try makeIndex(dir, corpus)
+        let extra = TemporaryDirectory()
+        try makeIndex(extra, more)
+        let together = TemporaryDirectory()
+        try makeIndex(together, corpus + more)
+        let combined = try IndexReader.open(at: dir.stubPath)
+        try combined.add(databaseAt: extra.stubPath)
+        let single = try IndexReader.open(at: together.stubPath)
+        for query in ["sourdough", "tag:baking", "type:quote fox", "sourdough NOT rye", "\"quick brown\"", "sourdou", "learn*"] {
+            let a = try search(combined, query), b = try search(single, query)
+            #expect(a.hits.map(\.id) == b.hits.map(\.id), "\(query)")
+            #expect(a.estimatedTotal == b.estimatedTotal, "\(query)")
+            // Text relevance is the same to the percent (the freshness boost's scaling differs a little per database).
+            let c = try search(combined, query) { $0.decayWeight = 0 }, d = try search(single, query) { $0.decayWeight = 0 }
+            #expect(c.hits.map(\.relevance) == d.hits.map(\.relevance), "\(query)")
+        }
+        #expect(try search(combined, "rosemry").suggestion == "rosemary", "the added database's words are in the spelling data")
+        #expect(try combined.documentCount(kind: .memory) == 6)
+        try combined.reopen()
+        #expect(try ids(combined, "crackers") == ["x1"], "reopening keeps the added database")
     }
 
     @Test func kindsAndContextFilter() throws {

@@ -207,6 +207,13 @@ void cx_database_destroy(cx_database *database) CX_NOEXCEPT;
 /** Moves to the latest committed revision; if the stub file now names another database, opens that one. */
 cx_status cx_database_reopen(cx_database *database, cx_error **error_out) CX_NOEXCEPT;
 
+/**
+ * Adds the database at path (a glass directory or a stub file) to this handle: from then on every read
+ * (search, counts, spelling) treats both as one collection, with one set of statistics, so relevance is
+ * ranked as if all the documents were in one index.  reopen keeps the added databases.
+ */
+cx_status cx_database_add(cx_database *database, const char *path, cx_error **error_out) CX_NOEXCEPT;
+
 /** Counts documents of a kind (kind.data == NULL: all). */
 cx_status cx_database_document_count(cx_database *database, cx_bytes kind, uint64_t *count_out, cx_error **error_out) CX_NOEXCEPT;
 

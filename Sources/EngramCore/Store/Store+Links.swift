@@ -11,28 +11,21 @@ extension Store {
 
     static func link(_ db: Database, _ a: String, _ b: String, origin: LinkOrigin, weight: Double, at: Date) throws {
         let (from, to) = a < b ? (a, b) : (b, a)
-        for id in [from, to] where try !Memory.exists(db, key: id) {
+        for id in [from, to] where try !memoryExists(db, id) {
             throw EngramError.notFound("no memory with id '\(id)' to link")
         }
-        try db.execute(sql: """
+        // Cached statements: automatic linking stores thousands of links in one transaction.
+        try db.cachedStatement(sql: """
             INSERT INTO link(fromID, toID, origin, weight, created) VALUES (?, ?, ?, ?, ?)
             ON CONFLICT(fromID, toID) DO UPDATE SET
               weight = max(weight, excluded.weight),
               origin = CASE WHEN link.origin = 'manual' OR excluded.origin = 'manual' THEN 'manual' ELSE 'auto' END
-            """, arguments: [from, to, origin.rawValue, weight, at])
+            """).execute(arguments: [from, to, origin.rawValue, weight, at])
     }
 
-    /// Adds links that were found automatically, skipping any whose ends no longer exist.
-    public func addAutoLinks(from id: String, to others: [(id: String, weight: Double)]) throws {
-        guard !others.isEmpty else { return }
-        let now = clock()
-        try write("link related memories") { db in
-            guard try Memory.exists(db, key: id) else { return }
-            for o in others where o.id != id {
-                guard try Memory.exists(db, key: o.id) else { continue }
-                try Store.link(db, id, o.id, origin: .auto, weight: o.weight, at: now)
-            }
-        }
+    /// Whether a memory with this id is stored.
+    static func memoryExists(_ db: Database, _ id: String) throws -> Bool {
+        try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM memory WHERE id = ?)"), arguments: [id]) ?? false
     }
 
     /// Removes the link between two memories; returns whether there was one.

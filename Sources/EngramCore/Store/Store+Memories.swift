@@ -92,6 +92,11 @@ extension Store {
         }
     }
 
+    /// The id of every memory, in id order.
+    public func memoryIDs() throws -> [String] {
+        try read { db in try String.fetchAll(db, Memory.select(Memory.Columns.id).order(Memory.Columns.id)) }
+    }
+
     /// Every memory, oldest first.
     public func allMemories() throws -> [Memory] {
         try read { db in try Memory.order(Memory.Columns.created, Memory.Columns.id).fetchAll(db) }

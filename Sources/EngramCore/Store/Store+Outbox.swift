@@ -59,11 +59,62 @@ extension Store {
         try read { db in try OutboxEntry.filter(OutboxEntry.Columns.seq > seq).fetchCount(db) }
     }
 
-    /// Drops outbox entries the index has committed.
+    /// Whether the outbox still holds entries at or before `seq` (a pass stopped before pruning them).
+    public func outboxHolds(through seq: Int64) throws -> Bool {
+        try read { db in try OutboxEntry.filter(OutboxEntry.Columns.seq <= seq).isEmpty(db) == false }
+    }
+
+    /// Drops outbox entries the index has committed, never past the auto-link mark: entries whose new memories
+    /// are still to be linked stay, so a crash between an index commit and the links loses no links.
     public func pruneOutbox(through seq: Int64) throws {
         guard seq > 0 else { return }
         try write("tidy the outbox") { db in
-            try db.execute(sql: "DELETE FROM outbox WHERE seq <= ?", arguments: [seq])
+            try db.execute(sql: "DELETE FROM outbox WHERE seq <= min(?, ?)", arguments: [seq, try Store.autoLinkedSeq(db)])
+        }
+    }
+
+    /// The setting under which the last outbox sequence whose new memories were auto-linked is kept.
+    static let autoLinkedSeqKey = "index.autolinked_seq"
+
+    /// The last outbox sequence whose new memories have been linked to their neighbours (0 if none yet).
+    public func autoLinkedSeq() throws -> Int64 {
+        try read { db in try Store.autoLinkedSeq(db) }
+    }
+
+    static func autoLinkedSeq(_ db: Database) throws -> Int64 {
+        try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [autoLinkedSeqKey]).flatMap { Int64($0) } ?? 0
+    }
+
+    /// The memories to auto-link among outbox entries after `after` through `through`: those whose latest entry
+    /// there allows links (captures, not imports), never used and created after `createdAfter`; with the sequence
+    /// of that entry, in sequence order.
+    public func autoLinkCandidates(after: Int64, through: Int64, createdAfter: Date) throws -> [(seq: Int64, id: String)] {
+        try read { db in
+            // With max(), SQLite takes the bare column `link` from the row holding the maximum: the latest entry.
+            try Row.fetchAll(db, sql: """
+                SELECT c.seq, c.itemID FROM (
+                    SELECT max(o.seq) AS seq, o.itemID AS itemID, o.link AS link FROM outbox o
+                    WHERE o.kind = 'memory' AND o.seq > ? AND o.seq <= ? GROUP BY o.itemID) c
+                JOIN memory m ON m.id = c.itemID
+                WHERE c.link AND m.useCount = 0 AND m.created > ?
+                ORDER BY c.seq
+                """, arguments: [after, through, createdAfter]).map { (seq: $0[0], id: $0[1]) }
+        }
+    }
+
+    /// Stores automatically found links and moves the auto-link mark to `seq`, in one transaction: either both
+    /// are saved or neither (then the next pass links again). Links whose ends no longer exist are skipped.
+    public func recordAutoLinks(_ links: [(from: String, to: [(id: String, weight: Double)])], through seq: Int64) throws {
+        let now = clock()
+        try write("link related memories") { db in
+            for link in links where try Store.memoryExists(db, link.from) {
+                for other in link.to where other.id != link.from {
+                    guard try Store.memoryExists(db, other.id) else { continue }
+                    try Store.link(db, link.from, other.id, origin: .auto, weight: other.weight, at: now)
+                }
+            }
+            try db.execute(sql: "INSERT INTO setting(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                           arguments: [Store.autoLinkedSeqKey, String(seq)])
         }
     }
 

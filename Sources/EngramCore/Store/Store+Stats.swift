@@ -75,44 +75,67 @@ extension Store {
     /// against those, and the memories within a second of either boundary are decoded and decided exactly.
     private static func fadingCounts(_ db: Database, now: Date, decay: DecayModel, scope: String,
                                      scopeArgs: [(any DatabaseValueConvertible)?]) throws -> (expired: Int, soon: Int) {
-        let cap = max(decay.maxReinforcements, 0)
-        let groups = try Row.fetchAll(db, sql: """
-            SELECT DISTINCT m.type, min(max(m.useCount, 0), ?) FROM memory m WHERE NOT m.pinned \(scope)
-            """, arguments: StatementArguments([cap] + scopeArgs))
         let soon: TimeInterval = 7 * 86_400
         let margin: TimeInterval = 1
         var expired = 0, expiring = 0
-        for group in groups {
-            let typeName: String = group[0]
-            let uses: Int = group[1]
-            guard let type = MemoryType(rawValue: typeName) else { continue }
-            let epoch = Date(timeIntervalSince1970: 0)
-            let probe = Memory(id: "", content: "", type: type, created: epoch, useCount: uses)
-            guard let span = decay.expiry(of: probe)?.timeIntervalSince(epoch) else { continue }
+        for group in try fadingGroups(db, decay: decay, scope: scope, scopeArgs: scopeArgs) {
             // Faded: lastReinforced + span <= now. Fading soon: now < lastReinforced + span <= now + 7 days.
-            let fadedBefore = now.addingTimeInterval(-span), soonBefore = now.addingTimeInterval(soon - span)
-            let groupSQL = "NOT m.pinned AND m.type = ? AND min(max(m.useCount, 0), ?) = ? \(scope)"
-            let groupArgs: [(any DatabaseValueConvertible)?] = [typeName, cap, uses] + scopeArgs
+            let fadedBefore = now.addingTimeInterval(-group.span), soonBefore = now.addingTimeInterval(soon - group.span)
             let sure = try Row.fetchOne(db, sql: """
                 SELECT coalesce(sum(m.lastReinforced <= ?), 0), coalesce(sum(m.lastReinforced > ? AND m.lastReinforced <= ?), 0)
-                FROM memory m WHERE \(groupSQL)
+                FROM memory m WHERE \(group.sql)
                 """, arguments: StatementArguments([fadedBefore.addingTimeInterval(-margin), fadedBefore.addingTimeInterval(margin),
-                                                    soonBefore.addingTimeInterval(-margin)] + groupArgs))!
+                                                    soonBefore.addingTimeInterval(-margin)] + group.args))!
             expired += sure[0] as Int
             expiring += sure[1] as Int
             let near = try Row.fetchAll(db, sql: """
                 SELECT m.lastReinforced, m.useCount FROM memory m
-                WHERE ((m.lastReinforced > ? AND m.lastReinforced <= ?) OR (m.lastReinforced > ? AND m.lastReinforced <= ?)) AND \(groupSQL)
+                WHERE ((m.lastReinforced > ? AND m.lastReinforced <= ?) OR (m.lastReinforced > ? AND m.lastReinforced <= ?)) AND \(group.sql)
                 """, arguments: StatementArguments([fadedBefore.addingTimeInterval(-margin), fadedBefore.addingTimeInterval(margin),
-                                                    soonBefore.addingTimeInterval(-margin), soonBefore.addingTimeInterval(margin)] + groupArgs))
+                                                    soonBefore.addingTimeInterval(-margin), soonBefore.addingTimeInterval(margin)] + group.args))
             for row in near {
                 let reinforced: Date = row[0]
-                let memory = Memory(id: "", content: "", type: type, created: reinforced, lastReinforced: reinforced, useCount: row[1])
+                let memory = Memory(id: "", content: "", type: group.type, created: reinforced, lastReinforced: reinforced, useCount: row[1])
                 guard let expiry = decay.expiry(of: memory) else { continue }
                 if expiry <= now { expired += 1 } else if expiry.timeIntervalSince(now) <= soon { expiring += 1 }
             }
         }
         return (expired, expiring)
+    }
+
+    /// Every unpinned memory that has faded from search by `now` (still in the store), oldest first.
+    ///
+    /// Only the memories reinforced before their group's fading boundary (plus a second) are read, and the
+    /// decay model decides each exactly, so a large collection with few faded memories reads few rows.
+    public func fadedMemories(at now: Date, decay: DecayModel) throws -> [Memory] {
+        try read { db in
+            var faded: [Memory] = []
+            for group in try Self.fadingGroups(db, decay: decay, scope: "", scopeArgs: []) {
+                let candidates = try Memory.fetchAll(db, sql: "SELECT m.* FROM memory m WHERE m.lastReinforced <= ? AND \(group.sql)",
+                                                     arguments: StatementArguments([now.addingTimeInterval(1 - group.span)] + group.args))
+                faded += candidates.filter { decay.isExpired($0, at: now) }
+            }
+            return faded.sorted { ($0.created, $0.id) < ($1.created, $1.id) }
+        }
+    }
+
+    /// The groups of unpinned memories that fade after the same span from their last reinforcement (one type and
+    /// capped use count each), with the SQL condition (on `memory m`) and arguments that select a group.
+    private static func fadingGroups(_ db: Database, decay: DecayModel, scope: String, scopeArgs: [(any DatabaseValueConvertible)?])
+        throws -> [(type: MemoryType, span: TimeInterval, sql: String, args: [(any DatabaseValueConvertible)?])] {
+        let cap = max(decay.maxReinforcements, 0)
+        let groups = try Row.fetchAll(db, sql: """
+            SELECT DISTINCT m.type, min(max(m.useCount, 0), ?) FROM memory m WHERE NOT m.pinned \(scope)
+            """, arguments: StatementArguments([cap] + scopeArgs))
+        return groups.compactMap { group in
+            let typeName: String = group[0]
+            let uses: Int = group[1]
+            guard let type = MemoryType(rawValue: typeName) else { return nil }
+            let epoch = Date(timeIntervalSince1970: 0)
+            let probe = Memory(id: "", content: "", type: type, created: epoch, useCount: uses)
+            guard let span = decay.expiry(of: probe)?.timeIntervalSince(epoch) else { return nil }
+            return (type, span, "NOT m.pinned AND m.type = ? AND min(max(m.useCount, 0), ?) = ? \(scope)", [typeName, cap, uses] + scopeArgs)
+        }
     }
 
     /// Consecutive local days with at least one capture, ending today (or yesterday if nothing yet today).

@@ -13,6 +13,8 @@ public struct EngramPaths: Sendable, Equatable {
     public var storePath: String { dataDirectory + "/engram.sqlite" }
     /// The Xapian index stub file; generations live beside it.
     public var indexPath: String { dataDirectory + "/index" }
+    /// Private scratch space beside the store (temporary indexes); its contents never outlive the command using them.
+    public var temporaryDirectory: String { dataDirectory + "/tmp" }
     /// The config file.
     public var configPath: String { configDirectory + "/config.toml" }
 

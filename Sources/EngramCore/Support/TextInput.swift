@@ -6,8 +6,13 @@ public enum TextInput {
     public static func decode(_ data: Data, lossy: Bool = false, what: String = "input") throws -> String {
         if let s = String(validating: data, as: UTF8.self) { return s }
         if lossy { return String(decoding: data, as: UTF8.self) }
-        let offset = firstInvalidOffset(data)
-        throw EngramError.invalidInput("\(what) is not valid UTF-8 (bad byte at offset \(offset)); nothing was saved. Convert it first (for example `iconv -f latin1 -t utf-8`) or pass --lossy to replace the bad bytes with �.")
+        throw invalidUTF8(what: what, offset: firstInvalidOffset(data), lossyHint: true)
+    }
+
+    /// The error for text that is not UTF-8; `lossyHint` adds that --lossy replaces the bad bytes (standard input).
+    public static func invalidUTF8(what: String, offset: Int, lossyHint: Bool) -> EngramError {
+        .invalidInput("\(what) is not valid UTF-8 (bad byte at offset \(offset)); nothing was saved. Convert it first (for example `iconv -f latin1 -t utf-8`)"
+                      + (lossyHint ? " or pass --lossy to replace the bad bytes with �." : "."))
     }
 
     /// The offset of the first byte that does not start or continue a valid UTF-8 sequence.

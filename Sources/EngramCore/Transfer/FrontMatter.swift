@@ -70,6 +70,17 @@ public struct VaultImporter: Sendable {
         var files: [URL] = []
         for case let url as URL in walker where url.pathExtension.lowercased() == "md" { files.append(url) }
         files.sort { $0.path < $1.path }
+        return try importNotes(files, root: root, skipInvalid: skipInvalid, progress: progress)
+    }
+
+    /// Imports one Markdown note, as importing its folder would (the same id, so re-importing either updates it).
+    public func importFile(_ file: String, progress: ((Int, Int) -> Void)? = nil) throws -> ImportSummary {
+        let url = URL(fileURLWithPath: file).standardizedFileURL
+        return try importNotes([url], root: url.deletingLastPathComponent(), skipInvalid: false, progress: progress)
+    }
+
+    /// Imports the notes at `files`, named by their paths relative to `root`.
+    private func importNotes(_ files: [URL], root: URL, skipInvalid: Bool, progress: ((Int, Int) -> Void)?) throws -> ImportSummary {
         var memories: [Memory] = []
         var summary = ImportSummary()
         let now = store.clock()
@@ -88,7 +99,9 @@ public struct VaultImporter: Sendable {
                                        tags: note.tags, context: note.context, created: created, updated: max(created, mtime),
                                        pinned: note.pinned ?? false, source: "vault:\(rel)"))
             } catch {
-                if !skipInvalid { throw EngramError.invalidInput("nothing was imported: \(error). Fix it, or pass --skip-invalid to import the rest.") }
+                if !skipInvalid {
+                    throw EngramError.invalidInput("nothing was imported: \(error)" + (files.count == 1 ? "." : ". Fix it, or pass --skip-invalid to import the rest."))
+                }
                 summary.skipped.append("\(error)")
             }
         }
