@@ -118,9 +118,7 @@ printf '#!/bin/sh\necho %s\nexec sleep 600\n' "'{\"text\":\"unescaped & <control
 # rofi runs the script mode through this, which notes what rofi passed (ROFI_RETV, ROFI_INFO).
 printf '#!/bin/sh\necho "ROFI_RETV=${ROFI_RETV:-} ROFI_INFO=${ROFI_INFO:-} $*" >> %s/rofi-calls.log\nexec engram-rofi "$@"\n' "$work" \
     > "$work/bin/engram-rofi-logged"
-# Waybar runs the hostile module's feed through this, which notes each run's exit status and output.
-printf '#!/bin/sh\nout=$(engram-feed "$@" 2>>%s/feed-calls.err); rc=$?\nprintf "%%s\\n" "$out"\necho "$(date +%%T.%%N) rc=$rc $* -> $out" >> %s/feed-calls.log\nexit $rc\n' "$out" "$out" > "$work/bin/engram-feed-logged"
-chmod 755 "$work/bin/waybar-control" "$work/bin/engram-rofi-logged" "$work/bin/engram-feed-logged"
+chmod 755 "$work/bin/waybar-control" "$work/bin/engram-rofi-logged"
 export PATH="$work/bin:$PATH" HOME="$home" ENGRAM_DATA_DIR="$work/data" ENGRAM_CONFIG_DIR="$work/config"
 export XDG_RUNTIME_DIR="$work/xdg"
 chown -R "$user" "$work" "$out" 2>/dev/null || true
@@ -231,17 +229,7 @@ grab() { as_user grim "$@"; }
 # hostile module's background here, whose width shows how much text Waybar drew.
 running_bg='#2d3b2d'; paused_bg='#3b362a'; hostile_bg='#3e2a47'
 waybar_up() {  # the session module shows "running", and the newest memory is drawn as a wide line of text
-    has_pixels "$running_bg" 300 "$1" && has_pixels "$hostile_bg" 4000 "$1" && return 0
-    # Waybar 0.9.17 sometimes misses a one-shot module's first run (its child is reaped elsewhere, the exit status
-    # reads as failed, no "Cmd exited" in the log) and hides the module until the next interval; the feed's own
-    # log (feed-calls.log) shows it printed the line with status 0. Every 10 s, refresh the module the way a user
-    # would (its signal), so the check is about what the bar draws, not about that race.
-    if [ $((SECONDS - ${last_refresh:-0})) -ge 10 ]; then
-        last_refresh=$SECONDS
-        # shellcheck disable=SC2046
-        [ "$SECONDS" -gt "${waybar_started:-0}" ] && kill -RTMIN+7 $(ours waybar) 2>/dev/null
-    fi
-    return 1
+    has_pixels "$running_bg" 300 "$1" && has_pixels "$hostile_bg" 4000 "$1"
 }
 waybar_paused() { has_pixels "$paused_bg" 300 "$1" && ! has_pixels "$running_bg" 1 "$1"; }
 waybar_test() {
@@ -252,7 +240,7 @@ waybar_test() {
     "layer": "top", "position": "top", "height": 30,
     "modules-left": ["custom/engram-hostile", "custom/control"],
     "modules-right": ["custom/engram-session", "custom/engram-review", "custom/engram-motd", "custom/engram-stats"],
-    "custom/engram-hostile": {"exec": "engram-feed-logged recent --format waybar --size large --limit 1", "return-type": "json", "interval": 60, "signal": 7},
+    "custom/engram-hostile": {"exec": "exec engram-feed recent --format waybar --size large --limit 1 --watch --interval 60", "return-type": "json"},
     "custom/control": {"exec": "waybar-control", "return-type": "json"}
 }
 EOF
@@ -266,7 +254,6 @@ exec waybar -c $work/bar.jsonc -s $work/bar.css -l debug > $out/waybar.log 2>&1"
         fail waybar "headless sway did not start within 60 s (see $out/waybar-sway.log)"; stop_sway; return
     fi
     check waybar "the modules from Integrations/waybar/config.jsonc run (the live session feed is up)" wait_for 60 running "$watch"
-    waybar_started=$SECONDS last_refresh=$SECONDS
     local shot="$out/waybar.png" grab_bar=(grab -g "0,0 1280x30")
     check waybar "the bar shows the running session (its .running colour) and the hostile memory as a full line of text" \
         poll_shot 60 waybar_up "$shot" "${grab_bar[@]}"
