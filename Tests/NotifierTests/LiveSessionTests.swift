@@ -22,7 +22,8 @@ import Testing
         try #require(server.requests.count >= 1)
         #expect(server.requests[0].hints["x-dunst-stack-tag"] == .string("engram-session-\(first.id)"))
         #expect(try store.session(id: first.id)?.host == ProcessIdentity.current, "the daemon is recorded as its host")
-        #expect(try store.session(id: first.id)?.notification == "1 :memory.1", "with the notification it shows")
+        // Recorded once the server has answered, a moment after it saw the request.
+        #expect(await eventually { (try? store.session(id: first.id)?.notification) == "1 :memory.1" }, "with the notification it shows")
         try store.transition(.stop)
         #expect(await eventually { server.requests.last?.summary.hasSuffix("— Stopped") == true })
 
