@@ -138,6 +138,42 @@ import Testing
         }
     }
 
+    /// The same kind of calls from the desktop's own tools: gdbus (which GNOME's scripts use) names the error it got;
+    /// busctl sends whatever signature it is given, unchecked, as a buggy client would.
+    @Test func malformedCallsFromGdbusAndBusctlGetErrorsAndTheDaemonKeepsServing() async throws {
+        try await withDaemon { d in
+            _ = try d.initialResultSet(["sourdough"])
+            let pid = try #require(try d.daemonPID())
+            let named: [(String, String, String, String)] = [
+                (D.providerPath, D.provider, "Explode", DBusError.Name.unknownMethod),
+                (D.providerPath, "org.example.Nope", "GetInitialResultSet", DBusError.Name.unknownInterface),
+                ("/org/engram/Nowhere", D.provider, "GetInitialResultSet", DBusError.Name.unknownObject),
+            ]
+            for (path, interface, method, expected) in named {
+                let out = try d.gdbus(path, interface, method, ["['x']"])
+                #expect(out.status != 0 && out.stderr.contains(expected), "gdbus \(interface).\(method): \(out.stderr)")
+                #expect(try d.initialResultSet(["focaccia"]).contains("engram://memory/s165"), "stopped serving after \(method)")
+            }
+            let huge = ["as", "100000"] + (0..<100_000).map { "t\($0)" }
+            let raw: [(String, String, String, [String])] = [
+                (D.providerPath, D.provider, "GetInitialResultSet", ["s", "sourdough"]),
+                (D.providerPath, D.provider, "GetInitialResultSet", huge),
+                (D.providerPath, D.provider, "GetResultMetas", ["u", "7"]),
+                (D.providerPath, D.provider, "ActivateResult", ["sas", "engram://memory/s165", "0"]),
+                (D.runnerPath, D.runner, "Match", ["as", "1", "swift"]),
+                (D.appPath, D.app, "Remember", ["s", "only one argument"]),
+            ]
+            for (path, interface, method, args) in raw {
+                let out = try Run.program("/usr/bin/busctl", ["--user", "call", D.busName, path, interface, method] + args,
+                                          environment: d.environment, timeout: 60)
+                #expect(out.status != 0 && out.stderr.contains("Call failed"), "busctl \(method) \(args.prefix(2)): \(out.status) \(out.stderr)")
+                #expect(try d.initialResultSet(["focaccia"]).contains("engram://memory/s165"), "stopped serving after \(method)")
+            }
+            #expect(try d.engram(["export"]).stdout.contains("only one argument") == false, "a malformed Remember stored something")
+            #expect(try d.daemonPID() == pid, "the daemon restarted: it crashed on a malformed call")
+        }
+    }
+
     @Test func rebuildWhileTheDaemonHoldsTheWriterWorks() async throws {
         try await withDaemon { d in
             _ = try d.initialResultSet(["sourdough"])
