@@ -176,4 +176,26 @@ import Testing
             #expect(MemoryKind(rawValue: t.rawValue)?.iconName == t.iconName)
         }
     }
+
+    @Test("a session host is alive exactly when ProcessIdentity says so: running, killed, zombie, reused pid, other boot, junk")
+    func hostLiveness() throws {
+        let me = DeadCaptureTests.me
+        let zombie = try DeadCaptureTests.killedProcess(reap: false)
+        defer { var status: Int32 = 0; waitpid(zombie.pid, &status, 0) }
+        let reaped = try DeadCaptureTests.killedProcess()
+        let hosts = [
+            ProcessIdentity.current, zombie.identity, reaped.identity, ProcessIdentity.identity(of: 1) ?? "1:0:\(me.boot)",
+            "\(me.pid):\(me.start + 1):\(me.boot)", "\(me.pid):\(me.start):another-boot", "2147483647:\(me.start):\(me.boot)",
+            "\(me.pid)", "\(me.pid):\(me.start)", ":\(me.pid):\(me.start):\(me.boot)", "+\(me.pid):\(me.start):\(me.boot)",
+            "\(me.pid):\(me.start):\(me.boot):extra", "0:0:\(me.boot)", "-1:0:\(me.boot)", "", "engram capture",
+        ]
+        for host in hosts {
+            #expect(FeedProcessIdentity.isAlive(host) == ProcessIdentity.isAlive(host), "\(host)")
+            #expect(FeedProcessIdentity.pid(of: host) == ProcessIdentity.pid(of: host), "\(host)")
+        }
+        #expect(FeedProcessIdentity.isAlive(ProcessIdentity.current), "this process is not alive to the feed")
+        for pid: Int32 in [getpid(), 1, zombie.pid, reaped.pid, 2147483647, 0, -1] {
+            #expect(FeedProcessIdentity.identity(of: pid) == ProcessIdentity.identity(of: pid), "pid \(pid)")
+        }
+    }
 }

@@ -14,7 +14,8 @@ public protocol FeedSource {
     func activities(since: Double) throws -> [ActivityFact]
     /// The last use or pin of memory `id` strictly before `before`, or nil.
     func lastUse(of id: String, before: Double) throws -> Double?
-    /// The active (running or paused) session, newest first, or nil.
+    /// The newest active (running or paused) session, or nil; a capture whose recorded host process has died
+    /// is not active (nothing has ended it in the store yet).
     func activeSession() throws -> FeedSession?
     /// Counts of links, curricula and topics.
     func collectionCounts() throws -> CollectionCounts

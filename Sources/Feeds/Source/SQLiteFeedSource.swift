@@ -205,17 +205,26 @@ public final class SQLiteFeedSource: FeedSource {
                   [.text(id), .text(Timestamp.storeText(before))]) { $0.instant(0) }.first ?? nil
     }
 
+    /// The newest active session, passing over captures whose process has died (killed before it could end
+    /// them; the next `engram` command or the daemon ends them as interrupted, as `Store.endOrphanedCaptures`).
+    /// `/proc` is read only for a capture with a recorded host; stores from before migration `v5-session-host`
+    /// record none, and their sessions show as they are.
     public func activeSession() throws -> FeedSession? {
-        try query("""
-            SELECT id, kind, title, state, started, resumed, accumulatedSeconds, progressDone, progressTotal, curriculumID, topicID
-            FROM session WHERE state IN ('running','paused') ORDER BY started DESC LIMIT 1
+        let host = try query("SELECT 1 FROM pragma_table_info('session') WHERE name = 'host'", []) { _ in true }.isEmpty ? "NULL" : "host"
+        var found: FeedSession?
+        try each("""
+            SELECT id, kind, title, state, started, resumed, accumulatedSeconds, progressDone, progressTotal, curriculumID, topicID, \(host)
+            FROM session WHERE state IN ('running','paused') ORDER BY started DESC
             """, []) { row in
-            FeedSession(
+            if row.text(1) == FeedSession.Kind.capture.rawValue, let host = row.text(11), !FeedProcessIdentity.isAlive(host) { return true }
+            found = FeedSession(
                 id: row.text(0) ?? "", kind: FeedSession.Kind(rawValue: row.text(1) ?? "") ?? .capture,
                 title: row.text(2) ?? "", state: FeedSession.State(rawValue: row.text(3) ?? "") ?? .running,
                 started: row.instant(4) ?? 0, resumed: row.instant(5), accumulatedSeconds: row.double(6),
                 progressDone: row.int(7), progressTotal: row.int(8), curriculumID: row.text(9), topicID: row.text(10))
-        }.first
+            return false
+        }
+        return found
     }
 
     public func collectionCounts() throws -> CollectionCounts {

@@ -1,0 +1,60 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `ProcessIdentity`'s liveness rule without Foundation: a session's host `pid:start:boot` still runs while
+/// `/proc/PID/stat` shows a process that is not a zombie, started `start` clock ticks after boot (field 22),
+/// and the kernel's boot id is still `boot`.
+///
+/// The session feed asks it only about the capture it would show, so a bar does not show "Capturing…" for
+/// an `engram capture` that was killed before anything ended its session in the store.
+enum FeedProcessIdentity {
+    /// Whether the process named `identity` still runs.
+    static func isAlive(_ identity: String) -> Bool {
+        guard let pid = pid(of: identity) else { return false }
+        return Self.identity(of: pid) == identity
+    }
+
+    /// The pid in `identity`.
+    static func pid(of identity: String) -> Int32? {
+        identity.split(separator: ":").first.flatMap { Int32($0) }
+    }
+
+    /// The identity of the running process `pid`, or nil when none runs (a zombie has stopped running).
+    static func identity(of pid: Int32) -> String? {
+        guard pid > 0, let text = contents("/proc/\(pid)/stat"), let close = text.lastIndex(of: ")") else { return nil }
+        // After the command name in parentheses: state (field 3) … starttime (field 22).
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        guard fields.count > 19, let state = fields[0].first, state != "Z", state != "X",
+              let start = UInt64(fields[19]) else { return nil }
+        return "\(pid):\(start):\(bootID)"
+    }
+
+    /// The kernel's id for this boot, read once and only when a host is checked.
+    static let bootID: String = {
+        var id = Substring(contents("/proc/sys/kernel/random/boot_id") ?? "unknown")
+        while let c = id.first, c.isWhitespace { id.removeFirst() }
+        while let c = id.last, c.isWhitespace { id.removeLast() }
+        return String(id)
+    }()
+
+    /// The whole of a (/proc) file, whose size `stat` does not tell; nil when it cannot be read or is not UTF-8
+    /// (as Foundation's `String(contentsOfFile:encoding:)` in the core).
+    static func contents(_ path: String) -> String? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = read(fd, &buffer, buffer.count)
+            if n < 0 && errno == EINTR { continue }
+            guard n >= 0 else { return nil }
+            if n == 0 { break }
+            bytes.append(contentsOf: buffer[0..<n])
+        }
+        return String(validating: bytes, as: UTF8.self)
+    }
+}
