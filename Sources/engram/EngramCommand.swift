@@ -44,7 +44,7 @@ struct EngramCommand: ParsableCommand {
             let bytes = Data(bytes: argument, count: strlen(argument))
             guard String(validating: bytes, as: UTF8.self) == nil else { continue }
             let error = TextInput.invalidUTF8(what: "argument \(index)", offset: TextInput.firstInvalidOffset(bytes), lossyHint: false)
-            FileHandle.standardError.write(Data(("engram: " + error.description + "\n").utf8))
+            Terminal.warn(error.description)
             Glibc.exit(65)
         }
     }

@@ -35,8 +35,9 @@ struct IndexHolder: CustomStringConvertible {
         let daemon = DaemonClient().daemonPID()
         isDaemon = daemon != nil && (pid == nil || pid == daemon)
         if isDaemon { pid = daemon }
-        program = pid.flatMap { try? String(contentsOfFile: "/proc/\($0)/comm", encoding: .utf8) }?
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+        // Any local process may name itself (prctl), escape sequences included: shown only made safe.
+        program = pid.flatMap { try? String(contentsOfFile: "/proc/\($0)/comm", encoding: .utf8) }
+            .map { Terminal.safe($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
     }
 
     /// "the daemon (pid 123)", "another process (pid 456, python3)" or "another process".

@@ -12,7 +12,7 @@ enum Terminal {
 
     /// Prints `message` to standard error as `engram: message`.
     static func warn(_ message: String) {
-        FileHandle.standardError.write(Data(("engram: " + message + "\n").utf8))
+        FileHandle.standardError.write(Data(("engram: " + safe(message) + "\n").utf8))
     }
 
     /// Writes text to standard output without a trailing newline.

@@ -52,7 +52,9 @@ import Testing
         // Another process (as the daemon would) takes the Xapian writer and keeps it.
         let holder = Process()
         holder.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        holder.arguments = ["-c", "import sys, time, xapian\ndb = xapian.WritableDatabase(sys.argv[1], xapian.DB_OPEN)\nprint('held', flush=True)\ntime.sleep(60)", e.indexPath]
+        // It names itself with an escape sequence (any local process can): engram shows the name, defused.
+        holder.arguments = ["-c", "import ctypes, sys, time, xapian\nctypes.CDLL(None).prctl(15, b'\\x1b[2Jholder', 0, 0, 0)\n"
+                            + "db = xapian.WritableDatabase(sys.argv[1], xapian.DB_OPEN)\nprint('held', flush=True)\ntime.sleep(60)", e.indexPath]
         let pipe = Pipe()
         holder.standardOutput = pipe
         try holder.run()
@@ -73,11 +75,12 @@ import Testing
         // Sweeping names the holder: not "the daemon", which is not running.
         let expire = try e.run(["index", "expire"])
         #expect(expire.status == 75)
-        #expect(expire.stderr.contains("Another process (pid \(holder.processIdentifier), python3) holds the index, so nothing was swept"),
+        #expect(expire.stderr.contains("Another process (pid \(holder.processIdentifier), \u{FFFD}[2Jholder) holds the index, so nothing was swept"),
                 "\(expire.stdout) \(expire.stderr)")
         #expect(!expire.stdout.contains("daemon") && !expire.stderr.contains("daemon"))
+        #expect(!expire.stderr.contains("\u{1B}"), "a process name drove the terminal")
         let rebuild = try e.run(["index", "rebuild"])
-        #expect(rebuild.status == 75 && rebuild.stderr.contains("another process (pid \(holder.processIdentifier), python3) holds the index"),
+        #expect(rebuild.status == 75 && rebuild.stderr.contains("another process (pid \(holder.processIdentifier), \u{FFFD}[2Jholder) holds the index"),
                 "\(rebuild.stderr)")
         kill(holder.processIdentifier, SIGKILL)
         holder.waitUntilExit()
