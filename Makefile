@@ -6,7 +6,7 @@ CONFIG ?= debug
 DEMO_DIR ?= $(CURDIR)/demo-data
 ENGRAM = $(BUILD)/$(CONFIG)/engram
 
-.PHONY: all deps build release run demo test test-unit test-e2e test-widgets man completions install clean bench stress
+.PHONY: all deps build release run demo test test-unit test-e2e test-widgets test-shells man completions install clean bench stress
 
 all: build
 
@@ -43,6 +43,13 @@ test: deps
 	$(SWIFT) test --skip-build --filter NotifierTests
 	$(SWIFT) test --skip-build --filter '^DaemonTests\.'
 	$(MAKE) test-widgets
+	$(MAKE) test-shells
+
+# Engram inside the real GNOME Shell 43 (headless) and KRunner's own KF5 RunnerManager (Milou under qmlscene),
+# from a `scripts/install.sh` into a temporary prefix; installs what it needs. ~1 minute; results in bench-out/shells/.
+# `make test-shells SHELLS_FLAGS=--screenshots` also refreshes the screenshots in Integrations/.
+test-shells:
+	scripts/shells/run.sh $(SHELLS_FLAGS) $(BUILD)/debug/engram
 
 # Feeds in the real programs (Waybar in headless sway, i3blocks, Conky, polybar, rofi, fuzzel, wofi, dunst, the
 # systemd units) and `make install` into a temporary prefix; installs the programs it needs. ~1-3 minutes.

@@ -38,6 +38,14 @@ if [ "${1:-}" = "--widgets" ]; then
     # what the end-to-end script itself runs: pgrep, sway's background
     procps swaybg)
 fi
+if [ "${1:-}" = "--shells" ]; then
+  # make test-shells: headless GNOME Shell 43 (software rendering, no X server) and gcc for its LD_PRELOAD;
+  # KF5's RunnerManager through Milou (KRunner's list) and RunnerModel under qmlscene; dbus-monitor records calls
+  packages+=(gnome-shell mutter libgl1-mesa-dri libegl-mesa0 gsettings-desktop-schemas gjs dconf-service gcc
+    qmlscene qml-module-qtqml qml-module-qtquick2 qml-module-org-kde-runnermodel milou qml-module-org-kde-kirigami2
+    qml-module-qtquick-controls2 qml-module-qtquick-layouts qml-module-qtgraphicaleffects
+    dbus-daemon dbus-bin libglib2.0-bin python3-gi python3-dbus coreutils)
+fi
 if [ "${1:-}" = "--bench" ]; then
   # perf and valgrind: for profiling a missed target (`perf record -g`, `valgrind --tool=callgrind`).
   packages+=(python3-xapian python3-dbus g++ libxapian-dev dbus-daemon dbus-bin linux-perf valgrind)

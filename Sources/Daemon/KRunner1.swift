@@ -38,11 +38,11 @@ enum KRunner1 {
             DBusMethod("Teardown", deferredHandler: { _, reply in
                 service.search.run({ $0.release() }) { _ in reply.succeed([]) }
             }),
+            // Only MinLetterCount: KF5 5.103's RunnerManager takes an "Actions" entry here as an empty list (it reads
+            // the a(sss) variant without demarshalling it) and then never calls Actions, so no match had actions in
+            // the real KRunner (scripts/shells/krunner). Without it, KRunner asks Actions once (Request-Actions-Once).
             DBusMethod("Config", in: [:], out: ["config": "a{sv}"]) { _ in
-                [.vardict([
-                    "MinLetterCount": .int32(Int32(service.settings.minLetters)),
-                    "Actions": actionsValue,
-                ])]
+                [.vardict(["MinLetterCount": .int32(Int32(service.settings.minLetters))])]
             },
             DBusMethod("Actions", in: [:], out: ["matches": "a(sss)"]) { _ in [actionsValue] },
             DBusMethod("Run", in: ["matchId": "s", "actionId": "s"], deferredHandler: { call, reply in
@@ -123,9 +123,23 @@ enum KRunner1 {
             ]
             properties["actions"] = .strings(item.kind == .memory ? ["copy", item.pinned ? "unpin" : "pin"] : ["copy"])
             let type = item.title.lowercased() == typed ? exactType : possibleType
-            return .struct([.string(item.id), .string(item.title), .string(item.iconName), .int32(type),
+            return .struct([.string(item.id), .string(shortTitle(item.title)), .string(item.iconName), .int32(type),
                             .double(relevance), .vardict(properties)])
         }
+    }
+
+    /// The longest match text, in characters. KRunner's list (Milou) gives the text the whole row, elided in the
+    /// middle, and shows the subtext only beside the selected row in the room left: a memory's whole first line hid
+    /// its subtext and the middle of its own words (seen in the real KRunner list, scripts/shells/krunner).
+    static let textLimit = 48
+
+    /// The title cut at a word boundary to at most `textLimit` characters, ending in "…" when cut.
+    static func shortTitle(_ title: String) -> String {
+        guard title.count > textLimit else { return title }
+        let head = title.prefix(textLimit - 1)
+        let cut = head.lastIndex(of: " ").map { head[..<$0] } ?? head
+        let words = cut.count >= textLimit / 2 ? cut : head
+        return String(words).trimmingCharacters(in: CharacterSet(charactersIn: " ,;:.-–—")) + "…"
     }
 
     /// Relevances that keep the given order: the best hit's relevance sets the top (0.4…0.9, so a

@@ -44,7 +44,8 @@ import Testing
             #expect(config["MinLetterCount"]?.int32Value == 4)
             let actions = try d.call(D.runnerPath, D.runner, "Actions").first?.arrayValue ?? []
             #expect(actions.compactMap { $0[0]?.stringValue } == ["copy", "pin", "unpin"])
-            #expect(config["Actions"]?.arrayValue == actions)
+            // No Actions in Config: KF5's RunnerManager would take them as an empty list and never ask Actions.
+            #expect(config["Actions"] == nil)
             #expect(try d.call(D.runnerPath, D.runner, "Match", ["swi"]).first?.arrayValue?.isEmpty == true)
             #expect(try d.call(D.runnerPath, D.runner, "Match", ["swif"]).first?.arrayValue?.isEmpty == false)
         }

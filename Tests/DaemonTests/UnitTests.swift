@@ -46,6 +46,18 @@ import Testing
         #expect(r.allSatisfy { $0 > 0 && $0 <= 0.9 })
     }
 
+    /// KRunner's list elides a long text in the middle and then has no room for the subtext: texts are cut at a word.
+    @Test func krunnerTextsAreShortAndCutAtAWord() {
+        let long = "Search quality: 'sourdough' doesn't find the 'levain' notes. Xapian can do it with a synonym"
+        let short = KRunner1.shortTitle(long)
+        #expect(short == "Search quality: 'sourdough' doesn't find the…", "\(short)")
+        #expect(short.count <= KRunner1.textLimit)
+        #expect(KRunner1.shortTitle("Weekend sourdough schedule that works for me:") == "Weekend sourdough schedule that works for me:")
+        let word = String(repeating: "x", count: 100)
+        #expect(KRunner1.shortTitle(word).count == KRunner1.textLimit, "one long word is cut inside it")
+        #expect(KRunner1.shortTitle("é" + word).hasPrefix("é"))
+    }
+
     @Test func aStrongerBestHitRanksHigherAgainstOtherRunners() {
         #expect(KRunner1.relevances([1.0])[0] > KRunner1.relevances([0.2])[0])
     }

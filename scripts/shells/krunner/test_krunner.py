@@ -1,0 +1,248 @@
+"""Engram through KRunner's own machinery: KF5's RunnerManager, as KRunner's window (Milou) and RunnerModel use it.
+
+    /usr/bin/python3 scripts/shells/krunner/test_krunner.py [--screenshots]
+
+Installs the built engram into a temporary prefix with scripts/install.sh (so the plugin file KF5 finds is the
+installed share/krunner/dbusplugins/org.engram.Engram.desktop), starts a private session bus whose activation
+folders hold the installed D-Bus service, and runs krunner_client.qml under qmlscene offscreen: it types queries
+into Milou's ResultsModel (what KRunner's window lists) and KF5's RunnerModel, runs matches and actions, ends the
+match session as KRunner does when its window closes, and draws the list with Milou's own ResultsView. dbus-monitor
+records every org.kde.krunner1 call the manager made. Results and logs go to bench-out/shells/krunner/; with
+--screenshots the drawn list is also copied to Integrations/krunner/screenshot.png. Exit status 1 on a failure.
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [os.path.dirname(HERE)]
+
+import shellkit  # noqa: E402
+from shellkit import expect, eventually  # noqa: E402
+
+OUT = os.path.join(shellkit.ROOT, "bench-out", "shells", "krunner")
+RUNNER_ID = "engram"  # X-KDE-PluginInfo-Name: KF5 prefixes match ids with it
+
+
+class Suite:
+    def __init__(self, update_screenshots):
+        shutil.rmtree(OUT, ignore_errors=True)
+        os.makedirs(OUT)
+        self.update_screenshots = update_screenshots
+        self.world = shellkit.World("krunner", shellkit.engram_build(), OUT)
+        self.report = shellkit.Report("krunner", OUT)
+        self.steps, self.seen = [], {}
+
+    def step(self, name, **step):
+        self.steps.append(dict(step, name=name))
+
+    def start_bus(self):
+        w = self.world
+        socket = os.path.join(w.base, "session_bus")
+        w.start(["dbus-daemon", "--session", "--nofork", "--nopidfile", f"--address=unix:path={socket}"], "session-bus.log")
+        expect(eventually(lambda: os.path.exists(socket), 10), "the private session bus did not start")
+        w.env["DBUS_SESSION_BUS_ADDRESS"] = f"unix:path={socket}"
+        w.start(["stdbuf", "-oL", "dbus-monitor", "--address", w.env["DBUS_SESSION_BUS_ADDRESS"],
+                 "type='method_call',interface='org.kde.krunner1'"], "krunner1-calls.log")
+        time.sleep(0.3)
+
+    def calls(self):
+        """(member, [string args]) of every org.kde.krunner1 call, in order."""
+        out = []
+        for line in open(os.path.join(OUT, "krunner1-calls.log"), errors="replace"):
+            if line.startswith("method call") and "member=" in line:
+                out.append((line.split("member=")[-1].strip(), []))
+            elif line.strip().startswith("string ") and out:
+                out[-1][1].append(json.loads(line.strip()[len("string "):]))
+        return out
+
+    def daemon_match(self, query):
+        """The match ids Engram itself answers, for comparison (a direct call, as the unit tests make)."""
+        from gi.repository import Gio, GLib
+        conn = Gio.DBusConnection.new_for_address_sync(
+            self.world.env["DBUS_SESSION_BUS_ADDRESS"],
+            Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION, None, None)
+        try:
+            reply = conn.call_sync("org.engram.Engram", "/runner", "org.kde.krunner1", "Match", GLib.Variant("(s)", (query,)),
+                                   GLib.VariantType("(a(sssida{sv}))"), Gio.DBusCallFlags.NONE, 20000, None)
+            return [m[0] for m in reply.unpack()[0]]
+        finally:
+            conn.close_sync(None)
+
+    def drive(self):
+        """Runs every step in one qmlscene; returns {step name: what the models held}."""
+        qml = open(os.path.join(HERE, "krunner_client.qml")).read().replace("__STEPS__", json.dumps(self.steps))
+        path = os.path.join(self.world.base, "client.qml")
+        open(path, "w").write(qml)
+        env = dict(self.world.env, QT_QPA_PLATFORM="offscreen", QT_QUICK_BACKEND="software", XDG_CURRENT_DESKTOP="KDE")
+        t0 = time.monotonic()
+        out = subprocess.run(["qmlscene", path], env=env, capture_output=True, text=True, timeout=180)
+        took = time.monotonic() - t0
+        log = out.stdout + out.stderr
+        open(os.path.join(OUT, "qmlscene.log"), "w").write(log)
+        lines = [json.loads(l.split("STEP ", 1)[1]) for l in log.splitlines() if "STEP {" in l]
+        expect("DONE" in log, f"qmlscene stopped before the last step ({len(lines)} of {len(self.steps)}); see qmlscene.log")
+        return {self.steps[l["step"]]["name"]: l for l in lines}, took
+
+    # ------------------------------------------------------------------ the session
+
+    def plan(self):
+        self.step("too short", op="query", text="so", plain=True)
+        self.step("sourdough", op="query", text="sourdough", plain=True)
+        self.step("curriculum", op="query", text="swift concurrency")
+        self.step("command", op="query", text="remember buy oat milk")
+        self.step("run command", op="run", index=0, wait=1500)
+        self.step("focaccia", op="query", text="focaccia")
+        self.step("run match", op="run", index=0, wait=1500)
+        self.step("to pin", op="query", text="marathon")
+        self.step("shot", op="shot", path=os.path.join(OUT, "krunner-sourdough.png"), query="sourdough")
+        self.step("teardown", op="teardown", wait=1500)
+
+    def run(self):
+        r = self.report
+        try:
+            self.start_bus()
+            self.plan()
+            # The pin action is chosen once the matches are known: a second session runs it (see pin_action).
+            top = self.world.run_engram("search", "focaccia").stdout.split()[0]
+            self.uses_before = (top, self.world.memory(top)["useCount"])
+            self.seen, took = self.drive()
+            r.record(True, "KF5's RunnerManager ran the session", f"{len(self.seen)} steps in {took:.1f} s")
+            for name, fn in [
+                ("the installed plugin is found and asked, as Plasma finds it", self.plugin_found),
+                ("min-letters: two letters never reach Engram", self.min_letters),
+                ("matches in Engram's order, strictly decreasing relevance, categories, subtexts", self.matches),
+                ("curricula and topics in their own categories", self.categories),
+                ("every memory match offers Copy and Pin/Unpin", self.actions_offered),
+                ("“remember buy oat milk” is a command match; running it stores the memory", self.command),
+                ("running a match strengthens it and shows it in a terminal", self.run_match),
+                ("running the Pin action pins the memory", self.pin_action),
+                ("closing the session tears Engram down", self.teardown),
+                ("KRunner's own list (Milou's ResultsView) draws the matches", self.screenshot),
+            ]:
+                r.check(name, fn)
+        except Exception as error:
+            r.record(False, "the KRunner session", f"{type(error).__name__}: {error}")
+        finally:
+            self.world.close()
+            r.write()
+        return not r.failures
+
+    # ------------------------------------------------------------------ checks
+
+    def plugin_found(self):
+        rows = self.seen["sourdough"]["milou"]
+        expect(rows, "KRunner listed no match for 'sourdough': the plugin was not found or not asked")
+        expect(all(m["id"].startswith(RUNNER_ID + "_") for m in rows), f"matches from another runner: {rows[:2]}")
+        plain = self.seen["sourdough"]["plain"]
+        expect(plain and all(p["runnerid"] == RUNNER_ID for p in plain), f"RunnerModel shows {plain[:2]}")
+        members = [c[0] for c in self.calls()]
+        expect("Config" in members and "Actions" in members, f"the manager called {sorted(set(members))}")
+        return f"runner '{RUNNER_ID}' from the installed .desktop; calls: {', '.join(sorted(set(members)))}"
+
+    def min_letters(self):
+        queries = [c[1][0] for c in self.calls() if c[0] == "Match"]
+        expect("so" not in queries, "KRunner asked Engram to match 'so' (min letters is 3)")
+        expect(not self.seen["too short"]["milou"], f"matches for 'so': {self.seen['too short']['milou']}")
+        expect("sourdough" in queries, f"'sourdough' never reached Engram: {queries}")
+        return f"Match calls: {queries}"
+
+    def matches(self):
+        rows = self.seen["sourdough"]["milou"]
+        ids = [m["id"][len(RUNNER_ID) + 1:] for m in rows]
+        expected = self.daemon_match("sourdough")
+        expect(ids == expected, f"KRunner lists {ids}, Engram answered {expected}")
+        plain_ids = [m["id"][len(RUNNER_ID) + 1:] for m in self.seen["sourdough"]["plain"]]
+        expect(plain_ids == expected, f"RunnerModel lists {plain_ids}, Engram answered {expected}")
+        rel = [m["relevance"] for m in rows]
+        expect(all(a > b for a, b in zip(rel, rel[1:])), f"relevance not strictly decreasing: {rel}")
+        for m in rows:
+            expect(m["category"] == "Memories", f"{m['id']} is in category {m['category']!r}")
+            # Milou gives the text the row, eliding its middle: a long text leaves no room for the subtext.
+            expect(len(m["display"]) <= 48, f"{m['id']}'s text is {len(m['display'])} characters: {m['display']!r}")
+            expect(m["subtext"] and "\n" not in m["subtext"] and m["subtext"] != m["display"],
+                   f"{m['id']} has subtext {m['subtext']!r}")
+        return f"{len(ids)} matches, relevance {rel[0]:.2f} … {rel[-1]:.2f}, first {ids[0]}"
+
+    def categories(self):
+        rows = self.seen["curriculum"]["milou"]
+        cats = [m["category"] for m in rows]
+        expect("Curricula" in cats, f"'swift concurrency' shows categories {cats}, no Curricula")
+        # Milou keeps each category's matches together, the best category first.
+        firsts = [c for i, c in enumerate(cats) if i == 0 or c != cats[i - 1]]
+        expect(len(firsts) == len(set(cats)), f"a category is split: {cats}")
+        return f"categories in order: {firsts}"
+
+    def actions_offered(self):
+        rows = self.seen["sourdough"]["milou"]
+        for m in rows:
+            memory = self.world.memory(m["id"].rsplit("/", 1)[-1])
+            want = ["Copy text", "Unpin: fade again with disuse" if memory["pinned"] else "Pin: never fade from search"]
+            expect(m["actions"] == want, f"{m['id']} offers {m['actions']}, not {want} (pinned: {memory['pinned']})")
+        return f"{len(rows)} matches with their actions, e.g. {rows[0]['actions']}"
+
+    def command(self):
+        rows = self.seen["command"]["milou"]
+        expect(rows and rows[0]["category"] == "Commands" and "oat milk" in rows[0]["display"],
+               f"the first match for 'remember buy oat milk' is {rows[:1]}")
+        calls = [c for c in self.calls() if c[0] == "Run"]
+        expect(any(c[1][0].startswith("intent:StoreMemory") for c in calls), f"Run calls: {calls}")
+        found = eventually(lambda: "buy oat milk" in self.world.run_engram("search", "oat milk", check=False).stdout, 10)
+        expect(found, "after running the command, `engram search 'oat milk'` does not find the memory")
+        return f"“{rows[0]['display']}” ran and stored the memory"
+
+    def run_match(self):
+        row = self.seen["focaccia"]["milou"][0]
+        memory_id = row["id"].rsplit("/", 1)[-1]
+        launches = self.world.launches_seen()
+        expect(launches, "running the focaccia match opened no terminal")
+        argv = launches[-1]["argv"]
+        expect(argv[1] == "show" and argv[-2:] == ["--", memory_id], f"the terminal ran {argv}")
+        expect(self.seen["run match"].get("ran") is True, "Milou's run() refused the match")
+        top, before = self.uses_before
+        expect(top == memory_id, f"KRunner's first focaccia match is {memory_id}, `engram search` says {top}")
+        uses = self.world.memory(memory_id)["useCount"]
+        expect(uses == before + 1, f"{memory_id} was used {before} times before the run and {uses} after")
+        return f"{row['display'][:40]}…: terminal `engram {' '.join(argv[1:])}`"
+
+    def pin_action(self):
+        rows = self.seen["to pin"]["milou"]
+        index = next((i for i, m in enumerate(rows) if m["actions"][1:] == ["Pin: never fade from search"]), None)
+        expect(index is not None, f"no unpinned memory among the 'marathon' matches: {[m['actions'] for m in rows]}")
+        memory_id = rows[index]["id"].rsplit("/", 1)[-1]
+        expect(not self.world.memory(memory_id)["pinned"], f"{memory_id} is pinned already")
+        # A second, short session: the same query, then that match's second action (Pin).
+        self.steps = []
+        self.step("to pin", op="query", text="marathon")
+        self.step("pin", op="action", index=index, action=1, wait=1500)
+        seen, _ = self.drive()
+        expect([m["id"] for m in seen["to pin"]["milou"]] == [m["id"] for m in rows], "the matches changed between sessions")
+        expect(seen["pin"].get("ran") is True, "Milou's runAction refused the action")
+        expect(eventually(lambda: self.world.memory(memory_id)["pinned"], 5), f"{memory_id} is not pinned after the action")
+        runs = [c[1] for c in self.calls() if c[0] == "Run"]
+        expect([f"engram://memory/{memory_id}", "pin"] in runs, f"Run calls: {runs}")
+        return f"Run('engram://memory/{memory_id}', 'pin') → pinned"
+
+    def teardown(self):
+        calls = [c[0] for c in self.calls()]
+        expect("Teardown" in calls, "closing the match session never called Teardown")
+        return f"Teardown after {calls.index('Teardown')} calls"
+
+    def screenshot(self):
+        shot = self.seen.get("shot", {})
+        path = os.path.join(OUT, "krunner-sourdough.png")
+        expect(shot.get("saved") is True and os.path.getsize(path) > 5000, "Milou's ResultsView was not drawn")
+        if self.update_screenshots:
+            dest = os.path.join(shellkit.ROOT, "Integrations", "krunner", "screenshot.png")
+            os.makedirs(os.path.dirname(dest), exist_ok=True)
+            shutil.copy(path, dest)
+        return f"{path} ({os.path.getsize(path)} bytes)"
+
+
+if __name__ == "__main__":
+    ok = Suite("--screenshots" in sys.argv).run()
+    sys.exit(0 if ok else 1)
