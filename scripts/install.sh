@@ -80,6 +80,16 @@ done
 put "$desktop/gnome-shell/search-providers/org.engram.Engram.search-provider.ini" \
     "$datadir/gnome-shell/search-providers/org.engram.Engram.search-provider.ini" 644
 put "$desktop/krunner/dbusplugins/org.engram.Engram.desktop" "$datadir/krunner/dbusplugins/org.engram.Engram.desktop" 644
+# The meaning-search model and engine (scripts/install-model.sh put them in .build/model; MODEL_DIR=… to override):
+# an installed engram finds them in PREFIX/lib/engram/model. Without them it searches by words alone.
+model_dir="${MODEL_DIR:-$root/.build/model}"
+if [ -f "$model_dir/libe5.so" ]; then
+  for f in libe5.so e5-small-q4.bin e5-small-enpt-q4.bin; do
+    [ -f "$model_dir/$f" ] && put "$model_dir/$f" "$prefix/lib/engram/model/$f" 644
+  done
+else
+  echo "  (no meaning-search model in $model_dir: \`make model\` fetches it; search works by words meanwhile)"
+fi
 put "$desktop/systemd/user/engram.service.in" "$unitdir/engram.service" 644
 for unit in "$root"/Integrations/systemd/engram-*.service "$root"/Integrations/systemd/engram-*.timer; do
   put "$unit" "$unitdir/$(basename "$unit")" 644

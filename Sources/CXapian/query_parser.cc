@@ -51,7 +51,7 @@ Xapian::Query parse_user_query(const Xapian::Database &db, const std::string &te
     parser.set_database(db);
     parser.set_stemmer(Xapian::Stem("english"));
     parser.set_stemming_strategy(Xapian::QueryParser::STEM_SOME);
-    parser.set_default_op(Xapian::Query::OP_AND);
+    parser.set_default_op((flags & CX_SEARCH_NATURAL) ? Xapian::Query::OP_OR : Xapian::Query::OP_AND);
     parser.set_stopper(&english_stopper());
     parser.set_max_expansion(max_expansion, Xapian::Query::WILDCARD_LIMIT_MOST_FREQUENT,
                              Xapian::QueryParser::FLAG_PARTIAL | Xapian::QueryParser::FLAG_WILDCARD);

@@ -152,17 +152,42 @@ cx_status cx_database_search(cx_database *database, const cx_search_options *opt
         // A spelling suggestion costs milliseconds at tens of thousands of words (trigram lookups for
         // every word), so it is only worked out when the query as typed finds nothing (below).
         const uint32_t flags = options->flags & ~uint32_t(CX_SEARCH_SPELLING);
-        Xapian::Query query = parse_user_query(database->db, to_string(options->query), flags, nullptr);
+        Xapian::Query query = parse_user_query(database->db, to_string(options->query), flags & ~uint32_t(CX_SEARCH_NATURAL), nullptr);
         if (!query.empty() && options->kind_count > 0 && options->limit > 0) {
             std::shared_ptr<const ExpiryTable> table = expiry_table_for(*database);
-            Xapian::Enquire enquire(database->db);
-            Xapian::Query ranked = blend_decay(query, options->now, options->decay_weight, table);
             Xapian::Query filter = build_filter(database->db, *options, table);
-            enquire.set_query(filter.empty() ? ranked : Xapian::Query(Xapian::Query::OP_FILTER, ranked, filter));
-            uint64_t wanted = uint64_t(options->offset) + options->limit;
-            auto check_at_least = Xapian::doccount(std::min<uint64_t>(std::max<uint64_t>(wanted, min_check_at_least), UINT32_MAX));
-            Xapian::MSet mset = enquire.get_mset(options->offset, options->limit, check_at_least);
+            auto run = [&](const Xapian::Query &q, Xapian::doccount first, Xapian::doccount count) {
+                Xapian::Enquire enquire(database->db);
+                Xapian::Query ranked = blend_decay(q, options->now, options->decay_weight, table);
+                enquire.set_query(filter.empty() ? ranked : Xapian::Query(Xapian::Query::OP_FILTER, ranked, filter));
+                uint64_t wanted = uint64_t(first) + count;
+                auto check_at_least = Xapian::doccount(std::min<uint64_t>(std::max<uint64_t>(wanted, min_check_at_least), UINT32_MAX));
+                return enquire.get_mset(first, count, check_at_least);
+            };
+            Xapian::MSet mset = run(query, options->offset, options->limit);
             collect_hits(mset, options->snippet_length, *results);
+            // A natural question: when the documents with every word do not fill the page, the rest of it is the
+            // documents with some of the words, best first (BM25 over OR), after every all-words document.
+            const uint64_t all_words = mset.get_matches_estimated();
+            const uint64_t end = uint64_t(options->offset) + options->limit;
+            if ((flags & CX_SEARCH_NATURAL) && all_words < end) {
+                Xapian::Query any = parse_user_query(database->db, to_string(options->query), flags, nullptr);
+                if (!any.empty()) {
+                    Xapian::Query rest(Xapian::Query::OP_AND_NOT, any, query);
+                    uint64_t first = options->offset > all_words ? options->offset - all_words : 0;
+                    uint64_t count = end - std::max<uint64_t>(options->offset, all_words);
+                    Xapian::MSet more = run(rest, Xapian::doccount(first), Xapian::doccount(count));
+                    cx_results extra;
+                    collect_hits(more, options->snippet_length, extra);
+                    // Ranked after every all-words document: relevance is scaled below the last of those.
+                    double ceiling = results->hits.empty() ? 0.9 : std::min(0.9, results->hits.back().relevance) * 0.95;
+                    for (auto &hit : extra.hits) {
+                        hit.relevance *= ceiling;
+                        results->hits.push_back(std::move(hit));
+                    }
+                    results->estimated_total = all_words + extra.estimated_total;
+                }
+            }
         }
         const bool spelling = options->flags & CX_SEARCH_SPELLING;
         if (spelling && results->estimated_total == 0) {
@@ -182,6 +207,58 @@ cx_status cx_database_search(cx_database *database, const cx_search_options *opt
             if (!corrected.empty()) {
                 results->corrected = corrected;
                 results->has_corrected = true;
+            }
+        }
+        *results_out = results.release();
+        return CX_STATUS_SUCCESS;
+    } catch (...) {
+        return cx_translate_exception(error_out);
+    }
+}
+
+cx_status cx_database_fetch(cx_database *database, const cx_search_options *options, const cx_bytes *kinds,
+                            const cx_bytes *ids, size_t count, cx_results **results_out, cx_error **error_out) noexcept {
+    if (error_out) *error_out = nullptr;
+    try {
+        require(database != nullptr && options != nullptr && results_out != nullptr,
+                "cx_database_fetch: database, options and results_out are required");
+        require(count == 0 || (kinds != nullptr && ids != nullptr), "cx_database_fetch: kinds and ids are required");
+        require(!std::isnan(options->now), "cx_database_fetch: now must be a number");
+        *results_out = nullptr;
+        auto results = std::make_unique<cx_results>();
+        std::vector<std::string> terms;
+        for (size_t i = 0; i < count; ++i) terms.push_back(unique_term(to_string(kinds[i]), to_string(ids[i])));
+        if (!terms.empty() && options->kind_count > 0 && options->limit > 0) {
+            std::shared_ptr<const ExpiryTable> table = expiry_table_for(*database);
+            Xapian::Query chosen(Xapian::Query::OP_OR, terms.begin(), terms.end());
+            Xapian::Query ranked = blend_decay(Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, chosen, 0),
+                                               options->now, options->decay_weight, table);
+            Xapian::Query filter = build_filter(database->db, *options, table);
+            Xapian::Enquire enquire(database->db);
+            enquire.set_query(filter.empty() ? ranked : Xapian::Query(Xapian::Query::OP_FILTER, ranked, filter));
+            Xapian::MSet mset = enquire.get_mset(options->offset, options->limit, Xapian::doccount(terms.size()));
+            // Snippets come from the words of the query the documents share, if any (the mset knows none).
+            if (present(options->query) && options->snippet_length > 0) {
+                Xapian::Query words = parse_user_query(database->db, to_string(options->query),
+                                                       CX_SEARCH_NATURAL | CX_SEARCH_PLAIN_WORDS, nullptr);
+                Xapian::Enquire probe(database->db);
+                probe.set_query(Xapian::Query(Xapian::Query::OP_FILTER, words, chosen));
+                Xapian::MSet matched = probe.get_mset(0, Xapian::doccount(terms.size()));
+                Xapian::Stem stemmer("english");
+                results->estimated_total = mset.get_matches_estimated();
+                for (auto m = mset.begin(); m != mset.end(); ++m) {
+                    cx_results::Hit hit;
+                    hit.data = m.get_document().get_data();
+                    hit.relevance = 0;
+                    hit.docid = *m;
+                    hit.snippet = matched.snippet(snippet_source(hit.data), options->snippet_length, stemmer,
+                                                  Xapian::MSet::SNIPPET_EXHAUSTIVE, CX_HIGHLIGHT_START,
+                                                  CX_HIGHLIGHT_END, "\u2026");
+                    results->hits.push_back(std::move(hit));
+                }
+            } else {
+                collect_hits(mset, 0, *results);
+                for (auto &hit : results->hits) hit.relevance = 0;
             }
         }
         *results_out = results.release();

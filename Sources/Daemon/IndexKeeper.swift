@@ -42,6 +42,9 @@ final class IndexKeeper: @unchecked Sendable {
     }
     private let pending = Mutex(Pending())
     private let appliedSeq = Atomic<Int64>(0)
+    /// Embedding for meaning search runs here, in the background, after the words are searchable.
+    private let embedQueue = DispatchQueue(label: "org.engram.daemon.embedder", qos: .background)
+    private let embedScheduled = Atomic<Bool>(false)
 
     init(library: Library, log: Logger, onCommit: @escaping @Sendable () -> Void) {
         self.library = library
@@ -230,6 +233,7 @@ final class IndexKeeper: @unchecked Sendable {
                 ])
                 onCommit()
             }
+            requestEmbed()
             return .applied(report)
         } catch let error where Library.isDamage(error, opening: false) && repairing {
             guard repair(because: "\(error)") else { return .failed(String(describing: error)) }
@@ -238,6 +242,32 @@ final class IndexKeeper: @unchecked Sendable {
             log.error("applying changes to the index failed; will retry", metadata: ["error": "\(error)"])
             dropWriter()
             return .failed(String(describing: error))
+        }
+    }
+
+    /// Brings the meaning vectors up to the store in the background (passes coalesce; one runs at a time).
+    func requestEmbed() {
+        guard !embedScheduled.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        embedQueue.async {
+            self.embedScheduled.store(false, ordering: .releasing)
+            let start = ContinuousClock.now
+            var lastLog = ContinuousClock.now
+            do {
+                let report = try self.library.embedPending { done, total in
+                    if ContinuousClock.now - lastLog > .seconds(10) {
+                        lastLog = .now
+                        self.log.info("embedding for meaning search", metadata: ["done": "\(done)", "of": "\(total)"])
+                    }
+                }
+                if let report, report.embedded + report.deleted > 0 {
+                    self.log.info("embedded for meaning search", metadata: [
+                        "embedded": "\(report.embedded)", "deleted": "\(report.deleted)", "ms": "\(Self.ms(since: start))",
+                    ])
+                    if report.embedded >= Self.bigPass { Self.releaseFreedMemory() }
+                }
+            } catch {
+                self.log.error("embedding for meaning search failed; words still search", metadata: ["error": "\(error)"])
+            }
         }
     }
 

@@ -31,6 +31,7 @@ final class SearchService: @unchecked Sendable {
     private var cache: [String: ResultItem] = [:]
     /// Hits of recent GNOME result sets whose items nobody has asked for yet.
     private var hitCache: [String: SearchHit] = [:]
+    private var meaningSearch: MeaningSearch?
 
     /// Called (off this queue's lock) when the index turns out to be missing or damaged while searching.
     private let onDamage: @Sendable (String) -> Void
@@ -113,7 +114,7 @@ final class SearchService: @unchecked Sendable {
         request.snippetLength = 120
         let hits: [SearchHit]
         do {
-            hits = try openReader().search(request).hits
+            hits = try openReader().search(request, meaning: meaning()).hits
         } catch let error where Library.isDamage(error, opening: true) {
             // The index writer repairs it; this search fails, the next ones find the rebuilt index.
             log.warning("the search index is missing or damaged; asking for a rebuild", metadata: ["error": "\(error)"])
@@ -190,6 +191,7 @@ final class SearchService: @unchecked Sendable {
         dispatchPrecondition(condition: .onQueue(queue))
         forgetAll()
         reader = nil
+        meaningSearch = nil
         IndexKeeper.releaseFreedMemory()
     }
 
@@ -200,6 +202,13 @@ final class SearchService: @unchecked Sendable {
     }
 
     /// The reader, opened on first use and moved to the latest commit each time.
+    /// Meaning search, made once vectors exist (its vectors reload when they change).
+    private func meaning() -> MeaningSearch? {
+        if let meaningSearch { return meaningSearch }
+        meaningSearch = library.meaningSearch()
+        return meaningSearch
+    }
+
     private func openReader() throws -> IndexReader {
         if let reader {
             do {

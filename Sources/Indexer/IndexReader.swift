@@ -192,6 +192,35 @@ public final class IndexReader {
         }
     }
 
+    /// The items among `items` (kind, id) that pass the request's filters (kinds, context, expiry), in the order of
+    /// `items`, each with a snippet of the query's words it shares (if any); for meaning search's neighbours.
+    public func fetch(_ request: SearchRequest, items: [(IndexKind, String)]) throws -> [SearchHit] {
+        guard !items.isEmpty else { return [] }
+        return try readRetryingIfModified {
+            let arena = ByteArena()
+            let kinds = request.kinds.map(\.rawValue).sorted()
+            var flags: UInt32 = 0
+            if request.includeExpired { flags |= CX_SEARCH_INCLUDE_EXPIRED.rawValue }
+            var options = cx_search_options(
+                query: arena.bytes(request.query), kinds: arena.array(kinds), kind_count: kinds.count, offset: 0,
+                limit: UInt32(clamping: items.count), flags: flags, now: request.now.timeIntervalSince1970,
+                context: arena.bytes(request.context), decay_weight: 0,
+                snippet_length: UInt32(clamping: max(request.snippetLength, 0)))
+            let itemKinds = arena.array(items.map(\.0.rawValue))
+            let itemIDs = arena.array(items.map(\.1))
+            var results: OpaquePointer?
+            try shimCall { cx_database_fetch(handle, &options, itemKinds, itemIDs, items.count, &results, $0) }
+            let found = ShimResults(taking: results).entries.map { entry in
+                SearchHit(kind: entry.document.kind, id: entry.document.id, title: entry.document.title,
+                          type: entry.document.type, tags: entry.document.tags, context: entry.document.context,
+                          curriculumID: entry.document.curriculumID, created: entry.document.created,
+                          expiry: entry.document.expiry, relevance: 0, rank: 0, snippet: Snippet(shimOutput: entry.snippet))
+            }
+            let order = Dictionary(items.enumerated().map { ($1.0.rawValue + ":" + $1.1, $0) }, uniquingKeysWith: { a, _ in a })
+            return found.sorted { (order[$0.kind.rawValue + ":" + $0.id] ?? .max) < (order[$1.kind.rawValue + ":" + $1.id] ?? .max) }
+        }
+    }
+
     /// Performs one search through the shim.
     private func runSearch(_ request: SearchRequest, plainWords: Bool, spelling: Bool = true) throws -> SearchResults {
         let arena = ByteArena()
@@ -200,6 +229,7 @@ public final class IndexReader {
         if request.partial { flags |= CX_SEARCH_PARTIAL.rawValue }
         if plainWords { flags |= CX_SEARCH_PLAIN_WORDS.rawValue }
         if request.includeExpired { flags |= CX_SEARCH_INCLUDE_EXPIRED.rawValue }
+        if request.natural, QueryShape.isNatural(request.query) { flags |= CX_SEARCH_NATURAL.rawValue }
         var options = cx_search_options(
             query: arena.bytes(request.query),
             kinds: arena.array(kinds),

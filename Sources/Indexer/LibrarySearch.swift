@@ -27,6 +27,7 @@ extension Library {
             do {
                 // .busy: another process (usually the daemon) holds the writer and indexes new captures itself.
                 busy = try applyPending() == .busy
+                if !busy { try embedPending(upTo: Self.inlineEmbedLimit) }
             } catch {
                 // Searching reads what is indexed: a full disk or a failing write must not stop it.
                 notices.append("new changes could not be indexed yet (\(error)); searching what is indexed")
@@ -53,15 +54,16 @@ extension Library {
             if let swept { try reader.add(databaseAt: swept.path) }
         }
         let r: SearchResults
+        let meaning = meaningSearch()
         do {
-            r = try reader.search(req)
+            r = try reader.search(req, meaning: meaning)
         } catch let error where Self.isDamage(error, opening: true) {
             // Damage found only when reading (a table overwritten): rebuild from the store and search again.
             notices.append("the search index is damaged (\(error)); rebuilt it from the store")
             try rebuild()
             reader = try openReader()
             if let swept { try reader.add(databaseAt: swept.path) }
-            r = try reader.search(req)
+            r = try reader.search(req, meaning: meaning)
         }
         if let n = r.notice { notices.append(n) }
         var seen = Set<String>()
@@ -116,6 +118,7 @@ extension Library {
         let missing = Set(storeIDs).subtracting(try reader.allIDs(kind: .memory))
         status.swept = try store.fadedMemories(at: store.clock(), decay: config.decay).filter { missing.contains($0.id) }.count
         status.unindexed = missing.count - status.swept
+        status.meaning = try meaningStatus()
         return status
     }
 }
@@ -138,6 +141,8 @@ public struct IndexStatus: Sendable, Codable, Equatable {
     /// Changes the index has yet to apply.
     public var pending = 0
     public var path: String
+    /// Meaning search: on or why not, and how many items have vectors.
+    public var meaning: MeaningStatus?
 
     /// An empty status for the index at `path`.
     public init(path: String) {

@@ -26,6 +26,8 @@ public struct SearchHit: Sendable, Equatable {
     public var rank: Int
     /// The matched words in context.
     public var snippet: Snippet
+    /// Found by meaning alone: none of the query's words decided it (its snippet may be empty).
+    public var byMeaning = false
 
     /// Creates a hit.
     public init(

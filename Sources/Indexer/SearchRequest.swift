@@ -30,6 +30,9 @@ public struct SearchRequest: Sendable, Equatable {
     public var decayWeight = 1.0
     /// Target snippet length in bytes; 0 skips snippets.
     public var snippetLength = 160
+    /// Read a question in ordinary words as one (`QueryShape.isNatural`): all-words matches first, then ranked
+    /// matches of some of the words. False keeps every word required.
+    public var natural = true
 
     /// Creates a request for a query with default options.
     public init(query: String) {

@@ -9,7 +9,7 @@ struct IndexCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "index",
         abstract: "Rebuild, sweep or inspect the search index.",
-        subcommands: [Rebuild.self, Expire.self, Status.self])
+        subcommands: [Rebuild.self, Expire.self, Status.self, Embed.self])
 
     /// `engram index rebuild`.
     struct Rebuild: ParsableCommand {
@@ -58,6 +58,30 @@ struct IndexCommand: ParsableCommand {
         }
     }
 
+    /// `engram index embed`.
+    struct Embed: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Compute the meaning-search vectors that are missing now, with progress (the daemon does it in the background).")
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            try Terminal.reporting {
+                let library = try global.library()
+                if case .failure(let why) = library.meaningModel {
+                    Terminal.warn("meaning search is off: \(why.reason)")
+                    throw ExitCode(78)
+                }
+                if case .busy = try library.applyPending() {
+                    Terminal.warn("\(IndexHolder(of: library)) holds the index; it embeds new items itself. Embedding what is waiting here too.")
+                }
+                let start = Date()
+                let report = try library.embedPending(progress: Terminal.progress("Embedding"))
+                print("Embedded \(Format.count(report?.embedded ?? 0, "item")) in \(String(format: "%.1f", Date().timeIntervalSince(start))) s" +
+                      ((report?.deleted ?? 0) > 0 ? "; removed \(report?.deleted ?? 0) vectors of items gone." : "."))
+            }
+        }
+    }
+
     /// `engram index status`.
     struct Status: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Show the index's size and whether it is up to date.")
@@ -80,6 +104,14 @@ struct IndexCommand: ParsableCommand {
                 if s.unindexed > 0 { outside.append("\(s.unindexed) waiting to be indexed") }
                 print("Store: \(Format.count(s.storeMemories, "memory", "memories"))" + (outside.isEmpty ? ", all in the index" : "; not in the index: " + outside.joined(separator: ", ")))
                 print("Applied through change #\(s.lastAppliedSeq); \(s.pending == 0 ? "up to date" : "\(Format.count(s.pending, "change")) waiting")")
+                if let m = s.meaning {
+                    if m.on {
+                        print("Meaning: on (\(m.model ?? "?")); \(Format.count(m.embedded, "item")) embedded" +
+                              (m.waiting > 0 ? ", \(m.waiting) waiting (the daemon embeds them, or `engram index embed`)" : ", up to date"))
+                    } else {
+                        print("Meaning: off, \(m.reason ?? "for no known reason"); search finds by words only")
+                    }
+                }
             }
         }
     }

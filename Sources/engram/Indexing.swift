@@ -12,6 +12,8 @@ enum Indexing {
     static func applyOrNudge(_ library: Library) throws -> Bool {
         switch try library.applyPending() {
         case .applied:
+            // A few new items get their meaning vectors here; many are left to the daemon or `engram index embed`.
+            _ = try? library.embedPending(upTo: Library.inlineEmbedLimit)
             return true
         case .busy:
             if case .synced = DaemonClient().sync() { return true }

@@ -243,7 +243,10 @@ typedef enum cx_search_flags {
     /** Ignore all query syntax: words only, no prefixes, ranges or operators. */
     CX_SEARCH_PLAIN_WORDS = 1u << 2,
     /** Also return documents whose expiry has passed. */
-    CX_SEARCH_INCLUDE_EXPIRED = 1u << 3
+    CX_SEARCH_INCLUDE_EXPIRED = 1u << 3,
+    /** A question in ordinary words: documents with every word come first, then the others ranked by BM25 over
+     *  any of the words (stopwords dropped), so one extra word no longer finds nothing. */
+    CX_SEARCH_NATURAL = 1u << 4
 } cx_search_flags;
 
 /** What to search for and how to rank and filter it. */
@@ -299,6 +302,14 @@ void cx_results_destroy(cx_results *results) CX_NOEXCEPT;
 
 /** Runs a search; a query Xapian cannot parse returns CX_STATUS_QUERY_PARSER_ERROR. */
 cx_status cx_database_search(cx_database *database, const cx_search_options *options, cx_results **results_out, cx_error **error_out) CX_NOEXCEPT;
+
+/**
+ * The documents among (kinds[i], ids[i]) that pass options' filters (kinds, context, expiry), ranked by options'
+ * decay blend, with a snippet for options->query when it matches words of theirs (meaning search: the neighbours
+ * found by vectors are checked against the same rules as word matches). options->offset and ->limit apply.
+ */
+cx_status cx_database_fetch(cx_database *database, const cx_search_options *options, const cx_bytes *kinds,
+                            const cx_bytes *ids, size_t count, cx_results **results_out, cx_error **error_out) CX_NOEXCEPT;
 
 /** Parses a query as a search would and returns Xapian's description of it (free with cx_string_free). */
 cx_status cx_database_parse_query(cx_database *database, cx_bytes query, uint32_t flags, char **description_out, cx_error **error_out) CX_NOEXCEPT;

@@ -139,5 +139,19 @@ enum Migrations {
             try db.execute(sql: "ALTER TABLE session ADD COLUMN host TEXT")
             try db.execute(sql: "ALTER TABLE session ADD COLUMN notification TEXT")
         }
+        // Meaning search: one sentence-embedding vector per memory, curriculum and topic, derived like the index
+        // (rebuilt from the store at any time), kept here so a vector and the outbox mark it reached are saved in
+        // one transaction and forgetting a memory deletes its vector in the same one.
+        migrator.registerMigration("v6-vectors") { db in
+            try db.execute(sql: """
+                CREATE TABLE vector (
+                    kind TEXT NOT NULL,
+                    itemID TEXT NOT NULL,
+                    textHash TEXT NOT NULL,
+                    data BLOB NOT NULL,
+                    PRIMARY KEY (kind, itemID)
+                ) WITHOUT ROWID
+                """)
+        }
     }
 }

@@ -172,6 +172,7 @@ extension Store {
             _ = try m.delete(db)
             try db.execute(sql: "DELETE FROM activity WHERE memoryID = ?", arguments: [id])
             try db.execute(sql: "DELETE FROM request WHERE memoryID = ?", arguments: [id])
+            try db.execute(sql: "DELETE FROM vector WHERE kind = 'memory' AND itemID = ?", arguments: [id])
             try Store.enqueue(db, .memory, id, at: now)
             return m
         }

@@ -65,11 +65,14 @@ extension Store {
     }
 
     /// Drops outbox entries the index has committed, never past the auto-link mark: entries whose new memories
-    /// are still to be linked stay, so a crash between an index commit and the links loses no links.
+    /// are still to be linked stay, so a crash between an index commit and the links loses no links. While meaning
+    /// search is on, never past the vectors' mark either: the entries not embedded yet stay.
     public func pruneOutbox(through seq: Int64) throws {
         guard seq > 0 else { return }
         try write("tidy the outbox") { db in
-            try db.execute(sql: "DELETE FROM outbox WHERE seq <= min(?, ?)", arguments: [seq, try Store.autoLinkedSeq(db)])
+            let vectors = try Store.vectorMark(db) ?? Int64.max
+            try db.execute(sql: "DELETE FROM outbox WHERE seq <= min(?, ?, ?)",
+                           arguments: [seq, try Store.autoLinkedSeq(db), vectors])
         }
     }
 

@@ -17,6 +17,12 @@ public struct EngramConfig: Sendable, Equatable {
     public var autoLinkMinScore = 0.35
     /// Integrations that may run (all on by default): "gnome", "krunner", "feeds", "notifications".
     public var disabledIntegrations: Set<String> = []
+    /// Whether search also finds by meaning (sentence embeddings) when the model is installed.
+    public var semantic = true
+    /// Where the meaning-search model and engine are (`[search] model_dir`); nil: where `make` installs them.
+    public var modelDirectory: String?
+    /// The model file in that folder (`[search] model`): `e5-small-q4.bin` (multilingual) or `e5-small-enpt-q4.bin`.
+    public var modelFile = "e5-small-q4.bin"
     /// The raw document, for sections other modules own (shortcuts, phrases).
     public var rawTOML: String = ""
 
@@ -68,6 +74,17 @@ public struct EngramConfig: Sendable, Equatable {
         if let s = table["search"]?.table {
             if let w = number(s["decay_weight"]) { c.searchDecayWeight = max(0, w) }
             if let l = s["limit"]?.int { c.searchLimit = max(1, l) }
+            if let v = s["semantic"] {
+                guard let on = v.bool else { throw EngramError.config("\(origin): search.semantic must be true or false") }
+                c.semantic = on
+            }
+            if let d = s["model_dir"]?.string { c.modelDirectory = (d as NSString).expandingTildeInPath }
+            if let m = s["model"]?.string {
+                guard !m.contains("/"), m.hasSuffix(".bin") else {
+                    throw EngramError.config("\(origin): search.model is a model file name in model_dir, such as e5-small-q4.bin")
+                }
+                c.modelFile = m
+            }
         }
         if let i = table["index"]?.table {
             if let b = i["batch_size"]?.int { c.indexBatchSize = min(max(1, b), 100_000) }

@@ -1,0 +1,65 @@
+import EngramCore
+import Foundation
+
+extension Library {
+    /// The embedder for this library's config, or why meaning search is off.
+    public var meaningModel: Result<any Embedder, MeaningUnavailable> { MeaningModel.embedder(for: config) }
+
+    /// Meaning search over this library's vectors, or nil while it is off or nothing is embedded yet.
+    public func meaningSearch() -> MeaningSearch? {
+        guard case .success(let embedder) = meaningModel, (try? store.vectorCount()) ?? 0 > 0 else { return nil }
+        return MeaningSearch(store: store, embedder: embedder)
+    }
+
+    /// Items a command embeds itself after applying the outbox; more are left to the daemon or `engram index embed`
+    /// (an import of thousands would otherwise wait minutes).
+    public static let inlineEmbedLimit = 16
+
+    /// Brings the vectors up to the store (whoever holds the index writer calls it, after the words are searchable).
+    ///
+    /// With `upTo`, does nothing when more items than that wait (returns nil): the daemon embeds them in the
+    /// background, or `engram index embed` with progress. While meaning search is off, releases the outbox.
+    @discardableResult
+    public func embedPending(upTo limit: Int? = nil, progress: ((Int, Int) -> Void)? = nil) throws -> MeaningIndexer.Report? {
+        guard case .success(let embedder) = meaningModel else {
+            if try store.vectorMark() != nil { try store.releaseVectorMark() }
+            return nil
+        }
+        if let limit, try embeddingBacklog() > limit { return nil }
+        var indexer = MeaningIndexer(store: store, embedder: embedder)
+        indexer.progress = progress
+        indexer.crashPoint = Self.crashHook
+        return try indexer.run()
+    }
+
+    /// How many items wait for a vector: pending outbox entries past the mark, or every item when there is no mark.
+    public func embeddingBacklog() throws -> Int {
+        if let mark = try store.vectorMark(), try store.vectorModel() == (try? meaningModel.get())?.modelID {
+            return try store.pendingOutboxCount(after: mark)
+        }
+        let items = try store.memoryIDs().count + store.indexSnapshot().curricula.count + store.indexSnapshot().topics.count
+        return max(0, items - (try store.vectorCount()))
+    }
+
+    /// Meaning search's state, for `engram index status`.
+    public func meaningStatus() throws -> MeaningStatus {
+        switch meaningModel {
+        case .failure(let why):
+            return MeaningStatus(on: false, reason: why.reason, model: nil, embedded: try store.vectorCount(), waiting: 0)
+        case .success(let embedder):
+            return MeaningStatus(on: true, reason: nil, model: embedder.modelID, embedded: try store.vectorCount(),
+                                 waiting: try embeddingBacklog())
+        }
+    }
+}
+
+/// Whether meaning search is on, why not, and how far the vectors are.
+public struct MeaningStatus: Sendable, Codable, Equatable {
+    public var on: Bool
+    public var reason: String?
+    public var model: String?
+    /// Items with a vector.
+    public var embedded: Int
+    /// Items waiting for one.
+    public var waiting: Int
+}

@@ -1,0 +1,125 @@
+import EngramCore
+import Foundation
+
+/// Meaning search for one store: the embedder, the vectors in memory (reloaded when they change) and recent query
+/// vectors. One per process (the daemon's search queue, a command); not for use from two threads at once.
+public final class MeaningSearch: @unchecked Sendable {
+    public let embedder: any Embedder
+    private let store: Store
+    private var index: VectorIndex?
+    private var loadedAt: (mark: Int64?, count: Int)?
+    private var recent: [String: [Float]] = [:]
+    private var recentOrder: [String] = []
+
+    /// How many neighbours are considered for fusion.
+    public static let neighbourCount = 40
+    /// Neighbours scoring more than this below the best one are left out: e5's scores bunch (0.75–0.85), so the
+    /// cut is relative to the best, never a fixed value; weak neighbours then never flood a query.
+    public static let relativeCutoff: Float = 0.06
+
+    public init(store: Store, embedder: any Embedder) {
+        self.store = store
+        self.embedder = embedder
+    }
+
+    /// The vectors in memory, loaded again when the store's vectors changed.
+    public func vectors() throws -> VectorIndex {
+        let now = (mark: try store.vectorMark(), count: try store.vectorCount())
+        if let index, let loadedAt, loadedAt.mark == now.mark, loadedAt.count == now.count { return index }
+        let fresh = VectorIndex(try store.allVectors(), dimension: embedder.dimension)
+        index = fresh
+        loadedAt = now
+        return fresh
+    }
+
+    /// The query's vector (recent ones are kept).
+    public func queryVector(_ query: String) throws -> [Float] {
+        if let v = recent[query] { return v }
+        let v = try embedder.embed([query], as: .query)[0]
+        recent[query] = v
+        recentOrder.append(query)
+        if recentOrder.count > 64 { recent[recentOrder.removeFirst()] = nil }
+        return v
+    }
+
+    /// The items nearest the query by meaning, best first, within `relativeCutoff` of the best.
+    public func neighbours(_ query: String) throws -> [(kind: IndexKind, id: String, score: Float)] {
+        let found = try vectors().nearest(try queryVector(query), k: Self.neighbourCount)
+        guard let best = found.first?.score else { return [] }
+        return found.filter { $0.score >= best - Self.relativeCutoff }.compactMap { hit in
+            let parts = hit.key.split(separator: ":", maxSplits: 1)
+            guard parts.count == 2, let kind = IndexKind(rawValue: String(parts[0])) else { return nil }
+            return (kind, String(parts[1]), hit.score)
+        }
+    }
+}
+
+extension IndexReader {
+    /// Reciprocal-rank fusion's constant: smaller makes the top ranks of each list count for more.
+    static let fusionK = 20.0
+
+    /// The one search every surface runs: words, and with `meaning` words and meaning fused.
+    ///
+    /// Words rank as `search` does (with natural questions ranked, see `QueryShape`); decay still decides what has
+    /// faded (the neighbours found by meaning pass the same kinds, context and expiry filters). Each item's score is
+    /// the sum over the two lists of 1 / (k + rank), a word match's share scaled by its relevance against the best
+    /// one: found by both, it rises; found by one, it keeps its place among them. An item found by meaning alone has `byMeaning` set.
+    public func search(_ request: SearchRequest, meaning: MeaningSearch?) throws -> SearchResults {
+        guard let meaning, QueryShape.wantsMeaning(request.query, partial: request.partial), request.limit > 0 else {
+            return try search(request)
+        }
+        let wanted = request.offset + request.limit
+        var wide = request
+        wide.offset = 0
+        wide.limit = max(wanted, 30)
+        var lexical = try search(wide)
+        let neighbours: [(kind: IndexKind, id: String, score: Float)]
+        do {
+            neighbours = try meaning.neighbours(request.query)
+        } catch {
+            lexical.notice = [lexical.notice, "meaning search failed (\(error)); words only"].compactMap { $0 }.joined(separator: "; ")
+            return page(lexical, request)
+        }
+        func key(_ k: IndexKind, _ id: String) -> String { k.rawValue + ":" + id }
+        var score: [String: Double] = [:]
+        var hits: [String: SearchHit] = [:]
+        // A word match counts in proportion to its relevance to the best one: in a natural question the documents
+        // with one common word ("know") trail far behind and must not outrank what meaning found.
+        let bestRelevance = max(lexical.hits.first?.relevance ?? 1, 0.01)
+        for (rank, hit) in lexical.hits.enumerated() {
+            let k = key(hit.kind, hit.id)
+            score[k, default: 0] += (hit.relevance / bestRelevance) / (Self.fusionK + Double(rank + 1))
+            hits[k] = hit
+        }
+        for (rank, n) in neighbours.enumerated() {
+            score[key(n.kind, n.id), default: 0] += 1 / (Self.fusionK + Double(rank + 1))
+        }
+        let missing = neighbours.filter { hits[key($0.kind, $0.id)] == nil }.map { ($0.kind, $0.id) }
+        for var hit in try fetch(request, items: missing) {
+            hit.byMeaning = true
+            hits[key(hit.kind, hit.id)] = hit
+        }
+        let ordered = hits.values.sorted {
+            let a = score[key($0.kind, $0.id)] ?? 0, b = score[key($1.kind, $1.id)] ?? 0
+            return a != b ? a > b : ($0.kind.rawValue, $0.id) < ($1.kind.rawValue, $1.id)
+        }
+        let top = ordered.first.flatMap { score[key($0.kind, $0.id)] } ?? 1
+        var fused = lexical
+        fused.hits = ordered.enumerated().map { rank, hit in
+            var h = hit
+            h.rank = rank
+            h.relevance = min(1, max(0, (score[key(hit.kind, hit.id)] ?? 0) / top))
+            return h
+        }
+        fused.estimatedTotal = max(lexical.estimatedTotal, fused.hits.count)
+        if !fused.hits.isEmpty { fused.suggestion = nil }
+        return page(fused, request)
+    }
+
+    /// The request's page of fused results.
+    private func page(_ results: SearchResults, _ request: SearchRequest) -> SearchResults {
+        var r = results
+        r.hits = Array(r.hits.dropFirst(request.offset).prefix(request.limit))
+        return r
+    }
+}

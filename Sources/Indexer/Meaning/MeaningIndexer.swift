@@ -1,0 +1,168 @@
+import EngramCore
+import Foundation
+
+extension StoredVector: StoredVectorLike {
+    public var key: String { kind.rawValue + ":" + itemID }
+}
+
+/// Keeps a vector for every memory, curriculum and topic, following the outbox as the index does.
+///
+/// Run by whoever holds the index writer, after the words are searchable. Vectors and the outbox mark they reached
+/// are saved together per batch, so a crash loses nothing and repeats no saved work; an item whose text has a vector
+/// already (same text, same model) is never embedded again. The outbox is not pruned past the mark while meaning
+/// search is on. A different model deletes the vectors and embeds everything again; so does finding the outbox
+/// pruned past the mark (meaning search was off meanwhile), then only what changed is embedded.
+public struct MeaningIndexer {
+    public let store: Store
+    public let embedder: any Embedder
+    /// Items embedded per saved batch.
+    public var batchSize = 32
+    /// Gets (done, total) after each batch of a long pass.
+    public var progress: ((Int, Int) -> Void)?
+    /// Crash-safety tests: called at "embed-after-save" after each saved batch.
+    public var crashPoint: ((String) throws -> Void)?
+
+    public init(store: Store, embedder: any Embedder) {
+        self.store = store
+        self.embedder = embedder
+    }
+
+    /// What a pass did.
+    public struct Report: Sendable, Equatable {
+        public var embedded = 0
+        public var deleted = 0
+        /// The whole store was compared with the vectors (first run, new model, or the outbox moved on without us).
+        public var reconciled = false
+    }
+
+    /// Brings the vectors up to the store; returns what it did.
+    @discardableResult
+    public func run() throws -> Report {
+        if let model = try store.vectorModel(), model != embedder.modelID {
+            try store.deleteAllVectors()
+        }
+        guard let mark = try store.vectorMark(), try !outboxMovedOn(past: mark) else {
+            return try reconcile()
+        }
+        var report = Report()
+        var seq = mark
+        let total = try store.pendingOutboxCount(after: seq)
+        var hashes: [String: String]?
+        while true {
+            let batch = try store.outboxBatch(after: seq, limit: 256)
+            if batch.entries.isEmpty { break }
+            var items: [Item] = []
+            var gone: [(OutboxEntry.Kind, String)] = []
+            var seen = Set<String>()
+            for entry in batch.entries.reversed() where seen.insert(entry.kind.rawValue + ":" + entry.itemID).inserted {
+                if let item = Item(entry, batch) { items.append(item) } else { gone.append((entry.kind, entry.itemID)) }
+            }
+            if hashes == nil, !items.isEmpty { hashes = try store.vectorHashes() }
+            let fresh = items.filter { hashes?[$0.key] != hash($0.text) }
+            try embedAndSave(fresh, deleting: gone, through: batch.lastSeq) { done in
+                progress?(report.embedded + done, max(total, report.embedded + fresh.count))
+            }
+            report.embedded += fresh.count
+            report.deleted += gone.count
+            seq = batch.lastSeq
+        }
+        return report
+    }
+
+    /// Whether the outbox no longer holds the entries right after `mark`: sequence numbers are consecutive, so a
+    /// first pending entry past `mark + 1`, or none while the store has made later changes, means some were pruned.
+    private func outboxMovedOn(past mark: Int64) throws -> Bool {
+        let latest = try store.latestOutboxSeq()
+        guard let first = try store.outboxBatch(after: mark, limit: 1).entries.first?.seq else { return latest > mark }
+        return first > mark + 1
+    }
+
+    /// Compares every item with the vectors: embeds what has none (or another text's), deletes vectors of items gone.
+    private func reconcile() throws -> Report {
+        let snapshot = try store.indexSnapshot()
+        let hashes = try store.vectorHashes()
+        var items = snapshot.memories.map { Item(kind: .memory, id: $0.id, text: Self.text(of: $0)) }
+        items += snapshot.curricula.map { Item(kind: .curriculum, id: $0.id, text: Self.text(of: $0)) }
+        items += snapshot.topics.map { Item(kind: .topic, id: $0.id, text: Self.text(of: $0)) }
+        let keys = Set(items.map(\.key))
+        let gone: [(OutboxEntry.Kind, String)] = hashes.keys.filter { !keys.contains($0) }.compactMap { key in
+            let parts = key.split(separator: ":", maxSplits: 1)
+            guard parts.count == 2, let kind = OutboxEntry.Kind(rawValue: String(parts[0])) else { return nil }
+            return (kind, String(parts[1]))
+        }
+        let fresh = items.filter { hashes[$0.key] != hash($0.text) }
+        try embedAndSave(fresh, deleting: gone, through: snapshot.seq) { done in progress?(done, fresh.count) }
+        return Report(embedded: fresh.count, deleted: gone.count, reconciled: true)
+    }
+
+    /// Embeds items in batches, saving each batch with its vectors; the last saves `seq` as the mark (earlier ones
+    /// keep the old mark, or 0, which holds the outbox from being pruned meanwhile).
+    private func embedAndSave(_ items: [Item], deleting gone: [(OutboxEntry.Kind, String)], through seq: Int64,
+                              progress: (Int) -> Void) throws {
+        let held = try store.vectorMark() ?? 0
+        if items.isEmpty {
+            try store.saveVectors([], deleting: gone, through: seq, model: embedder.modelID)
+            return
+        }
+        var done = 0
+        for start in stride(from: 0, to: items.count, by: batchSize) {
+            let slice = Array(items[start..<min(start + batchSize, items.count)])
+            let vectors = try embedder.embed(slice.map(\.text), as: .passage)
+            let stored = zip(slice, vectors).map { item, v in
+                StoredVector(kind: item.kind, itemID: item.id, textHash: hash(item.text), data: Vector.encode(v))
+            }
+            let last = start + batchSize >= items.count
+            try store.saveVectors(stored, deleting: start == 0 ? gone : [], through: last ? seq : held, model: embedder.modelID)
+            done += slice.count
+            progress(done)
+            try crashPoint?("embed-after-save")
+        }
+    }
+
+    /// The hash a vector is kept under: the text and the model, FNV-1a 64.
+    func hash(_ text: String) -> String {
+        var h: UInt64 = 0xcbf29ce484222325
+        for b in embedder.modelID.utf8 { h = (h ^ UInt64(b)) &* 0x100000001b3 }
+        h = (h ^ 0xff) &* 0x100000001b3
+        for b in text.utf8 { h = (h ^ UInt64(b)) &* 0x100000001b3 }
+        return String(h, radix: 16)
+    }
+
+    /// The text embedded for a memory: its content, with its tags (they say what it is about).
+    public static func text(of m: Memory) -> String {
+        m.tags.isEmpty ? m.content : m.content + "\n" + m.tags.joined(separator: ", ")
+    }
+
+    /// The text embedded for a curriculum: title and description.
+    public static func text(of c: Curriculum) -> String {
+        c.description.isEmpty ? c.title : c.title + "\n" + c.description
+    }
+
+    /// The text embedded for a topic: title and notes.
+    public static func text(of t: Topic) -> String {
+        t.notes.isEmpty ? t.title : t.title + "\n" + t.notes
+    }
+
+    /// An item to embed.
+    struct Item {
+        var kind: OutboxEntry.Kind
+        var id: String
+        var text: String
+        var key: String { kind.rawValue + ":" + id }
+
+        init(kind: OutboxEntry.Kind, id: String, text: String) {
+            self.kind = kind
+            self.id = id
+            self.text = text
+        }
+
+        /// The entry's item as the batch holds it now, or nil if it is gone.
+        init?(_ entry: OutboxEntry, _ batch: OutboxBatch) {
+            switch entry.kind {
+            case .memory: guard let m = batch.memories[entry.itemID] else { return nil }; self.init(kind: .memory, id: m.id, text: MeaningIndexer.text(of: m))
+            case .curriculum: guard let c = batch.curricula[entry.itemID] else { return nil }; self.init(kind: .curriculum, id: c.id, text: MeaningIndexer.text(of: c))
+            case .topic: guard let t = batch.topics[entry.itemID] else { return nil }; self.init(kind: .topic, id: t.id, text: MeaningIndexer.text(of: t))
+            }
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+
+/// How a query is read: as syntax (every word required, fields, phrases, operators: exactly as typed) or as a
+/// question in ordinary words (ranked), and whether meaning search joins in.
+///
+/// - Explicit syntax anywhere (`"phrase"`, `AND`/`OR`/`NOT`, `-word`, `+word`, `field:value`, `word*`, brackets):
+///   words only, exactly as typed; no meaning.
+/// - One or two words (what a person types into a launcher, narrowing as they go): every word required.
+/// - Three or more words, or a question ("how…", "what…", a trailing "?"): the documents with every word first,
+///   then the ones with some of them, ranked (BM25 over OR, stopwords dropped).
+/// - Meaning joins plain-word queries with a finished word of at least four letters: "sourd" being typed is not
+///   yet a meaning.
+public enum QueryShape {
+    static let questionWords: Set<String> = [
+        "how", "what", "why", "when", "where", "who", "which", "whats", "do", "does", "did", "is", "are", "can",
+        "could", "should", "would", "was", "were", "have", "has", "i", "my",
+    ]
+    static let stopwords: Set<String> = [
+        "a", "about", "an", "and", "are", "as", "at", "be", "by", "for", "from", "how", "i", "in", "is", "it", "of",
+        "on", "or", "that", "the", "this", "to", "was", "what", "when", "where", "which", "who", "why", "will", "with",
+        "do", "does", "did", "my", "me", "you", "your", "can", "could", "should", "would", "have", "has", "had",
+    ]
+
+    /// The words of a query with no syntax in it; nil when it has any.
+    public static func plainWords(_ query: String) -> [String]? {
+        var words: [String] = []
+        for raw in query.split(whereSeparator: \.isWhitespace) {
+            var token = Substring(raw)
+            while let last = token.last, "?!.,;".contains(last) { token = token.dropLast() }
+            if token.isEmpty { continue }
+            guard IndexReader.isPlainWord(token) else { return nil }
+            words.append(String(token))
+        }
+        return words
+    }
+
+    /// A question in ordinary words: plain words, and three content words or more, or question-shaped.
+    public static func isNatural(_ query: String) -> Bool {
+        guard let words = plainWords(query), words.count >= 2 else { return false }
+        let lower = words.map { $0.lowercased() }
+        let content = lower.filter { !stopwords.contains($0) }
+        if content.count >= 3 { return true }
+        return words.count >= 3 && (questionWords.contains(lower[0]) || query.trimmingCharacters(in: .whitespaces).hasSuffix("?"))
+    }
+
+    /// Whether meaning search joins: plain words, with a finished word of four letters or more (with `partial`,
+    /// the last word counts as finished only when whitespace follows it).
+    public static func wantsMeaning(_ query: String, partial: Bool) -> Bool {
+        guard var words = plainWords(query), !words.isEmpty else { return false }
+        if partial, let last = query.last, !last.isWhitespace, !"?!.,;".contains(last) { words.removeLast() }
+        return words.contains { $0.count >= 4 && !stopwords.contains($0.lowercased()) }
+    }
+}

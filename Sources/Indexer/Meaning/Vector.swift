@@ -1,0 +1,106 @@
+import Foundation
+
+/// Vector arithmetic and the stored form: a Float32 scale followed by one Int8 per component (384 + 4 bytes for
+/// e5-small instead of 1,536), which keeps the cosine order of unit vectors to well under a rank.
+public enum Vector {
+    /// The vector divided by its length (a zero vector stays zero).
+    public static func normalized(_ v: [Float]) -> [Float] {
+        let norm = v.reduce(0) { $0 + $1 * $1 }.squareRoot()
+        return norm > 0 ? v.map { $0 / norm } : v
+    }
+
+    /// The stored form of a vector.
+    public static func encode(_ v: [Float]) -> Data {
+        let largest = v.reduce(0) { max($0, abs($1)) }
+        let scale: Float = largest > 0 ? largest / 127 : 1
+        var data = Data(count: 4 + v.count)
+        data.withUnsafeMutableBytes { raw in
+            raw.storeBytes(of: scale.bitPattern.littleEndian, toByteOffset: 0, as: UInt32.self)
+            for (i, x) in v.enumerated() {
+                raw.storeBytes(of: Int8(clamping: Int((x / scale).rounded())), toByteOffset: 4 + i, as: Int8.self)
+            }
+        }
+        return data
+    }
+
+    /// The vector back from its stored form, or nil if the data is not `dimension` components long.
+    public static func decode(_ data: Data, dimension: Int) -> (scale: Float, components: [Int8])? {
+        guard data.count == 4 + dimension else { return nil }
+        return data.withUnsafeBytes { raw in
+            let scale = Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 0, as: UInt32.self)))
+            return (scale, (0..<dimension).map { raw.load(fromByteOffset: 4 + $0, as: Int8.self) })
+        }
+    }
+}
+
+/// Every stored vector in memory for brute-force nearest neighbours (personal scale needs no ANN index:
+/// 63,000 vectors of 384 components are 24 MB and a few milliseconds to scan).
+public final class VectorIndex: @unchecked Sendable {
+    public let dimension: Int
+    /// `kind:id` of each vector, in storage order.
+    public private(set) var keys: [String] = []
+    private var scales: [Float] = []
+    private var components: [Int8] = []
+
+    /// Builds the index from stored vectors, skipping any of another dimension.
+    public init(_ stored: [StoredVectorLike], dimension: Int) {
+        self.dimension = dimension
+        keys.reserveCapacity(stored.count)
+        components.reserveCapacity(stored.count * dimension)
+        for s in stored {
+            guard let v = Vector.decode(s.data, dimension: dimension) else { continue }
+            keys.append(s.key)
+            scales.append(v.scale)
+            components.append(contentsOf: v.components)
+        }
+    }
+
+    public var count: Int { keys.count }
+
+    /// Bytes held in memory for the vectors.
+    public var byteCount: Int { components.count + scales.count * 4 }
+
+    /// The `k` nearest vectors to a unit query vector by cosine, best first.
+    public func nearest(_ query: [Float], k: Int) -> [(key: String, score: Float)] {
+        guard query.count == dimension, k > 0, !keys.isEmpty else { return [] }
+        var scores = [Float](repeating: 0, count: keys.count)
+        let d = dimension
+        components.withUnsafeBufferPointer { comps in
+            query.withUnsafeBufferPointer { q in
+                for row in 0..<keys.count {
+                    var sum: Float = 0
+                    let base = row * d
+                    var i = 0
+                    // Four accumulators let the compiler keep the loop in vector registers.
+                    var s0: Float = 0, s1: Float = 0, s2: Float = 0, s3: Float = 0
+                    while i + 4 <= d {
+                        s0 += q[i] * Float(comps[base + i])
+                        s1 += q[i + 1] * Float(comps[base + i + 1])
+                        s2 += q[i + 2] * Float(comps[base + i + 2])
+                        s3 += q[i + 3] * Float(comps[base + i + 3])
+                        i += 4
+                    }
+                    while i < d { sum += q[i] * Float(comps[base + i]); i += 1 }
+                    scores[row] = (s0 + s1 + s2 + s3 + sum) * scales[row]
+                }
+            }
+        }
+        // The k best in one pass: a small sorted list, entered only by a score above its worst.
+        var best: [(row: Int, score: Float)] = []
+        best.reserveCapacity(k + 1)
+        for row in scores.indices {
+            let s = scores[row]
+            if best.count == k, s <= best[k - 1].score { continue }
+            let at = best.firstIndex { $0.score < s } ?? best.count
+            best.insert((row, s), at: at)
+            if best.count > k { best.removeLast() }
+        }
+        return best.map { (keys[$0.row], $0.score) }
+    }
+}
+
+/// What the vector index is built from (a stored vector, keyed `kind:id`).
+public protocol StoredVectorLike {
+    var key: String { get }
+    var data: Data { get }
+}

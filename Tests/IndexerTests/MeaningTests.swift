@@ -1,0 +1,177 @@
+import EngramCore
+import Foundation
+import Indexer
+import Testing
+
+/// Meaning search: vectors kept like the index (outbox-driven, crash-safe, forgotten with the memory, made again for
+/// a new model), the hybrid ranking, and words alone when the model is off.
+@Suite("Meaning search")
+struct MeaningTests {
+    let dir = TemporaryDirectory()
+
+    /// The repository's `.build/model`, where `make model` (part of `make test`) installs the real model.
+    static let modelDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent(".build/model").path
+
+    func library(config: String = "") throws -> Library {
+        let paths = EngramPaths(dataDirectory: dir.path + "/data", configDirectory: dir.path + "/config",
+                                runtimeDirectory: dir.path + "/run")
+        try FileManager.default.createDirectory(atPath: dir.path + "/config", withIntermediateDirectories: true)
+        try config.write(toFile: paths.configPath, atomically: true, encoding: .utf8)
+        return try Library(paths: paths)
+    }
+
+    static let notes = [
+        ("m1", "First whole wheat loaf came out gummy: cut too early and under-proofed."),
+        ("m2", "Renew the car insurance before the end of March."),
+        ("m3", "Book a dentist appointment for the cleaning."),
+        ("m4", "Kubernetes pods restart when the liveness probe fails too often."),
+        ("m5", "Call grandma on Sunday afternoon."),
+    ]
+
+    func store(_ lib: Library, _ notes: [(String, String)] = notes) throws {
+        let now = lib.store.clock()
+        try lib.store.upsertMemories(notes.map { Memory(id: $0.0, content: $0.1, type: .note, tags: [], created: now, pinned: true) })
+    }
+
+    @Test func everyItemGetsAVectorAndEditsAndForgetsFollowTheOutbox() throws {
+        let lib = try library()
+        try store(lib)
+        let twin = WordHashEmbedder()
+        let first = try MeaningIndexer(store: lib.store, embedder: twin).run()
+        #expect(first.embedded == 5 && first.reconciled)
+        #expect(try lib.store.vectorCount() == 5)
+        #expect(try lib.store.vectorMark() == lib.store.latestOutboxSeq())
+
+        // Nothing new: nothing embedded again.
+        #expect(try MeaningIndexer(store: lib.store, embedder: twin).run().embedded == 0)
+        #expect(twin.embedded == 5)
+
+        // An edit re-embeds that memory only; re-saving the same text embeds nothing.
+        var m2 = try #require(try lib.store.memory(id: "m2"))
+        m2.content = "Renew the car insurance before the end of April."
+        try lib.store.upsertMemories([m2, try #require(try lib.store.memory(id: "m3"))])
+        let edit = try MeaningIndexer(store: lib.store, embedder: twin).run()
+        #expect(edit.embedded == 1 && !edit.reconciled, "\(edit)")
+
+        // Forget deletes the vector in the same transaction as the memory, before any pass.
+        _ = try lib.store.forget(id: "m4")
+        #expect(try !lib.store.hasVector(.memory, "m4"))
+        let after = try MeaningIndexer(store: lib.store, embedder: twin).run()
+        #expect(after.embedded == 0)
+        #expect(try lib.store.vectorCount() == 4)
+        #expect(try lib.store.allVectors().allSatisfy { $0.data.count == 4 + twin.dimension })
+    }
+
+    @Test func theOutboxIsKeptUntilEmbeddedWhileMeaningIsOn() throws {
+        let lib = try library()
+        try store(lib)
+        let latest = try lib.store.latestOutboxSeq()
+        try lib.store.recordAutoLinks([], through: latest)  // the index and its links are done with every entry
+        try lib.store.saveVectors([], deleting: [], through: 2, model: "x")
+        try lib.store.pruneOutbox(through: latest)
+        #expect(try lib.store.pendingOutboxCount(after: 2) == Int(latest) - 2, "entries not embedded yet were pruned")
+        try lib.store.releaseVectorMark()
+        try lib.store.pruneOutbox(through: latest)
+        #expect(try lib.store.pendingOutboxCount(after: 0) == 0)
+    }
+
+    @Test func aDifferentModelEmbedsEverythingAgain() throws {
+        let lib = try library()
+        try store(lib)
+        try MeaningIndexer(store: lib.store, embedder: WordHashEmbedder(modelID: "a")).run()
+        let again = try MeaningIndexer(store: lib.store, embedder: WordHashEmbedder(modelID: "b")).run()
+        #expect(again.embedded == 5 && again.reconciled)
+        #expect(try lib.store.vectorModel() == "b")
+    }
+
+    struct Crash: Error {}
+
+    /// A crash after a saved batch: the next pass embeds only what was not saved, and the vectors are those of a run
+    /// that never crashed.
+    @Test func aCrashBetweenBatchesLosesNothingAndRepeatsNoSavedWork() throws {
+        let lib = try library()
+        try store(lib)
+        var crashing = MeaningIndexer(store: lib.store, embedder: WordHashEmbedder())
+        crashing.batchSize = 2
+        var saves = 0
+        crashing.crashPoint = { point in
+            if point == "embed-after-save" { saves += 1; if saves == 2 { throw Crash() } }
+        }
+        #expect(throws: Crash.self) { try crashing.run() }
+        #expect(try lib.store.vectorCount() == 4)
+        let resumed = try MeaningIndexer(store: lib.store, embedder: WordHashEmbedder()).run()
+        #expect(resumed.embedded == 1, "\(resumed)")
+
+        let clean = TemporaryDirectory()
+        let other = try Library(paths: EngramPaths(dataDirectory: clean.path + "/data", configDirectory: clean.path + "/c",
+                                                   runtimeDirectory: clean.path + "/r"))
+        try store(other)
+        try MeaningIndexer(store: other.store, embedder: WordHashEmbedder()).run()
+        let a = try lib.store.allVectors().sorted { $0.itemID < $1.itemID }
+        let b = try other.store.allVectors().sorted { $0.itemID < $1.itemID }
+        #expect(a == b)
+    }
+
+    @Test func withMeaningOffSearchIsWordsAndStatusSaysWhy() throws {
+        let lib = try library(config: "[search]\nsemantic = false\n")
+        try store(lib)
+        #expect(lib.meaningSearch() == nil)
+        let status = try lib.meaningStatus()
+        #expect(!status.on && status.reason?.contains("semantic = false") == true)
+        #expect(try lib.search(SearchRequest(query: "insurance")).hits.map(\.id) == ["m2"])
+        #expect(try lib.embedPending() == nil)
+
+        let missing = try library(config: "[search]\nmodel_dir = \"\(dir.path)/nowhere\"\n")
+        #expect(try missing.meaningStatus().reason?.contains("not installed") == true)
+        let broken = dir.path + "/broken"
+        try FileManager.default.createDirectory(atPath: broken, withIntermediateDirectories: true)
+        try Data("not an engine".utf8).write(to: URL(fileURLWithPath: broken + "/libe5.so"))
+        let damaged = try library(config: "[search]\nmodel_dir = \"\(broken)\"\n")
+        #expect(try damaged.meaningStatus().reason?.contains("cannot be loaded") == true || damaged.meaningStatus().reason?.contains("missing") == true)
+        #expect(try damaged.search(SearchRequest(query: "dentist")).hits.map(\.id) == ["m3"])
+    }
+
+    @Test func naturalQuestionsRankInsteadOfRequiringEveryWord() throws {
+        let lib = try library(config: "[search]\nsemantic = false\n")
+        try store(lib)
+        // Every word required would find nothing; ranked, the loaf is first.
+        #expect(try lib.search(SearchRequest(query: "how do I make my bread less gummy")).hits.first?.id == "m1")
+        // Two words typed stay narrowing; syntax stays exact.
+        #expect(try lib.search(SearchRequest(query: "gummy insurance")).hits.isEmpty)
+        #expect(try lib.search(SearchRequest(query: "gummy OR dentist")).hits.count == 2)
+        #expect(try lib.search(SearchRequest(query: "\"whole wheat loaf\" insurance car")).hits.isEmpty)
+        #expect(QueryShape.isNatural("what do I know about bread"))
+        #expect(!QueryShape.isNatural("sourdough schedule"))
+        #expect(!QueryShape.isNatural("tag:baking loaf gummy cut"))
+        #expect(QueryShape.wantsMeaning("sticky bread", partial: true) == true)
+        #expect(QueryShape.wantsMeaning("sourd", partial: true) == false)
+    }
+
+    /// The real model (installed by `make model`): a question sharing no word with the memory finds it, marked as
+    /// found by meaning, and fused results keep word matches.
+    @Test func theRealModelFindsByMeaning() throws {
+        guard FileManager.default.fileExists(atPath: Self.modelDirectory + "/libe5.so") else {
+            Issue.record("the meaning model is not installed in \(Self.modelDirectory): run `make model` (make test does)")
+            return
+        }
+        let lib = try library(config: "[search]\nmodel_dir = \"\(Self.modelDirectory)\"\n")
+        try store(lib)
+        _ = try lib.applyPending()
+        let report = try #require(try lib.embedPending())
+        #expect(report.embedded == 5)
+        #expect(try lib.meaningStatus().on && lib.meaningStatus().waiting == 0)
+        let found = try lib.search(SearchRequest(query: "my homemade bread was sticky inside"))
+        #expect(found.hits.first?.id == "m1", "\(found.hits.map(\.id))")
+        #expect(found.hits.first?.byMeaning == true)
+        let container = try lib.search(SearchRequest(query: "why does my container keep rebooting"))
+        #expect(container.hits.first?.id == "m4", "\(container.hits.map(\.id))")
+        // A word match is still first for its word, and not marked.
+        let words = try lib.search(SearchRequest(query: "dentist appointment"))
+        #expect(words.hits.first?.id == "m3" && words.hits.first?.byMeaning == false)
+        // A forgotten memory is found by meaning no more.
+        _ = try lib.store.forget(id: "m4")
+        _ = try lib.applyPending()
+        #expect(try !lib.search(SearchRequest(query: "why does my container keep rebooting")).hits.contains { $0.id == "m4" })
+    }
+}
