@@ -239,7 +239,7 @@ final class EngramService: @unchecked Sendable {
                     guard phrase.utf8.count <= SearchService.maxQueryBytes else {
                         throw DaemonError.invalidArgs("the phrase is \(phrase.utf8.count) bytes long; the limit is \(SearchService.maxQueryBytes)")
                     }
-                    invocation = try runner.matcher().match(phrase)
+                    invocation = try runner.resolve(phrase).invocation
                 case .invocation(let given):
                     invocation = given
                 }

@@ -22,7 +22,7 @@ public struct IntentRunner {
 
     /// Matches `phrase` and runs the intent.
     public func perform(phrase: String) throws -> IntentResult {
-        try run(try matcher().match(phrase))
+        try run(try resolve(phrase).invocation)
     }
 
     /// Runs an invocation.

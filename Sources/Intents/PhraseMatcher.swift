@@ -90,6 +90,9 @@ public struct PhraseMatcher: Sendable {
 
     let compiled: [Compiled]
 
+    /// Every phrase matched against, with its intent (the catalog's, then the person's own).
+    public var phrases: [(Phrase, IntentName)] { compiled.map { ($0.phrase, $0.intent) } }
+
     /// A matcher over the catalog plus `userPhrases` (template → intent).
     public init(userPhrases: [(template: String, intent: IntentName)] = []) {
         var list: [Compiled] = []

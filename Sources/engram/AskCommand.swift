@@ -57,6 +57,7 @@ struct AskCommand: ParsableCommand {
                 return
             }
             let invocation: IntentInvocation
+            var meaning: IntentMeaning.Match?
             let said = phrase.joined(separator: " ")
             if let intent {
                 guard let def = IntentCatalog.definition(named: intent) else {
@@ -69,14 +70,24 @@ struct AskCommand: ParsableCommand {
                 }
                 invocation = IntentInvocation(def.name, a)
             } else {
-                invocation = try Self.match(said, runner: runner)
+                (invocation, meaning) = try Self.match(said, runner: runner)
             }
             if dryRun {
                 _ = try invocation.resolved()
                 if json {
-                    try Terminal.printJSON(["intent": invocation.name.rawValue, "label": invocation.label, "id": invocation.commandID])
+                    var out = ["intent": invocation.name.rawValue, "label": invocation.label, "id": invocation.commandID]
+                    if let meaning {
+                        out["by"] = "meaning"
+                        out["score"] = String(format: "%.3f", meaning.score)
+                        out["phrase"] = meaning.template
+                    }
+                    try Terminal.printJSON(out)
                 } else {
                     print(Terminal.safe(invocation.label))
+                    if let meaning {
+                        print(String(format: "  by meaning: similarity %.3f to “%@” (at least %.2f is needed)",
+                                     meaning.score, Terminal.safe(meaning.template), IntentMeaning.threshold))
+                    }
                 }
                 return
             }
@@ -105,9 +116,9 @@ struct AskCommand: ParsableCommand {
     }
 
     /// Matches a phrase, turning "no match" into a message with the closest intent and exit status 1.
-    static func match(_ said: String, runner: IntentRunner) throws -> IntentInvocation {
+    static func match(_ said: String, runner: IntentRunner) throws -> (IntentInvocation, IntentMeaning.Match?) {
         do {
-            return try runner.matcher().match(said)
+            return try runner.resolve(said)
         } catch let e as IntentError {
             Terminal.warn(e.description)
             throw ExitCode(1)

@@ -1,0 +1,63 @@
+import EngramCore
+import Foundation
+import Indexer
+import Intents
+import Testing
+
+/// Intents by meaning with the real model (installed by `make model`, part of `make test`): paraphrases reach their
+/// intent with the slot filled, nonsense still matches nothing and names the closest intent.
+@Suite("Intents by meaning")
+struct IntentMeaningTests {
+    static let modelConfig = "[search]\nmodel_dir = \"\(repositoryRoot)/.build/model\"\n"
+
+    func library() throws -> TestLibrary {
+        guard FileManager.default.fileExists(atPath: repositoryRoot + "/.build/model/libe5.so") else {
+            throw TestError("the meaning model is not installed in .build/model: run `make model` (make test does)")
+        }
+        return try TestLibrary(samples: true, config: Self.modelConfig)
+    }
+
+    struct TestError: Error, CustomStringConvertible { var description: String; init(_ d: String) { description = d } }
+
+    @Test(arguments: [
+        ("make a note that the car needs new tyres", IntentName.storeMemory, ["content": "the car needs new tyres"]),
+        ("how many notes have I written", IntentName.memoryStats, [:]),
+        ("I want to pause for a bit", IntentName.pauseSession, [:]),
+        ("give me a summary of swift concurrency", IntentName.summarizeTopic, ["topic": "swift concurrency"]),
+    ])
+    func paraphrasesReachTheirIntent(_ said: String, _ intent: IntentName, _ args: [String: String]) throws {
+        let lib = try library()
+        let (invocation, meaning) = try lib.runner().resolve(said)
+        #expect(invocation.name == intent, "\(said) → \(invocation)")
+        for (k, v) in args { #expect(invocation.arguments[k] == v, "\(said) → \(invocation.arguments)") }
+        let score = try #require(meaning?.score)
+        #expect(score >= IntentMeaning.threshold)
+    }
+
+    @Test func nonsenseMatchesNothingAndNamesTheClosest() throws {
+        let lib = try library()
+        for said in ["purple elephant banana spaceship", "the weather is nice today"] {
+            #expect {
+                try lib.runner().resolve(said)
+            } throws: { error in
+                guard case IntentError.noMatch(_, let closest) = error else { return false }
+                return closest?.1.contains("below") == true
+            }
+        }
+    }
+
+    @Test func templatesStillWinAndNeedNoModel() throws {
+        let lib = try TestLibrary(samples: true, config: "[search]\nsemantic = false\n")
+        let (invocation, meaning) = try lib.runner().resolve("remember buy oat milk")
+        #expect(invocation.name == .storeMemory && meaning == nil)
+        #expect(throws: IntentError.self) { try lib.runner().resolve("make a note that the car needs new tyres") }
+    }
+
+    @Test func storingByMeaningStoresTheSlotText() throws {
+        let lib = try library()
+        let result = try lib.ask("make a note that the car needs new tyres")
+        #expect(result.intent == .storeMemory)
+        let stored = try lib.library.store.memoryIDs().compactMap { try lib.library.store.memory(id: $0) }
+        #expect(stored.contains { $0.content == "the car needs new tyres" })
+    }
+}
