@@ -96,7 +96,7 @@ enum Engram1 {
         return .vardict([
             "id": .string(storeID), "url": .string(item.id), "kind": .string(item.kind?.rawValue ?? ""),
             "title": .string(item.title), "description": .string(item.description), "icon": .string(item.iconName),
-            "relevance": .double(item.relevance), "pinned": .boolean(item.pinned),
+            "relevance": .double(item.relevance), "pinned": .boolean(item.pinned), "by_meaning": .boolean(item.byMeaning),
         ])
     }
 

@@ -20,6 +20,8 @@ public struct ResultItem: Sendable, Equatable {
     public var pinned: Bool
     /// Xapian's relevance, 0…1.
     public var relevance: Double
+    /// Found by meaning alone (none of the typed words is in it).
+    public var byMeaning = false
 
     /// The longest description sent, in characters.
     static let descriptionLimit = 140
@@ -58,16 +60,20 @@ extension ResultItem {
         case .topic: .topic(id: hit.id)
         }
         let title = oneLine(hit.title)
-        let description: String
+        var description: String
         if let snippet = beyondTitle(oneLine(hit.snippet.plainText), title: title) {
             description = hit.kind == .topic ? curriculumTitle.map { $0 + " · " + snippet } ?? snippet : snippet
         } else {
             description = summary(kind: hit.kind, type: hit.type, tags: hit.tags, created: hit.created, curriculumTitle: curriculumTitle)
         }
-        return ResultItem(id: link.url, kind: hit.kind, title: title, description: truncate(description),
-                          iconName: iconName(kind: hit.kind, type: hit.type),
-                          clipboardText: content ?? hit.title, pinned: pinned,
-                          relevance: hit.relevance)
+        // Found by meaning alone: none of the typed words is in it, so say why it is shown.
+        if hit.byMeaning { description = "By meaning · " + description }
+        var item = ResultItem(id: link.url, kind: hit.kind, title: title, description: truncate(description),
+                              iconName: iconName(kind: hit.kind, type: hit.type),
+                              clipboardText: content ?? hit.title, pinned: pinned,
+                              relevance: hit.relevance)
+        item.byMeaning = hit.byMeaning
+        return item
     }
 
     /// The item for a memory looked up by id (when GNOME asks for metas the last search did not return).

@@ -79,6 +79,7 @@ enum SearchPrinter {
             if !hit.tags.isEmpty { meta.append(hit.tags.joined(separator: ", ")) }
             meta.append(Format.day(hit.created))
             if r.fadedIDs.contains(hit.id) && hit.kind == .memory { meta.append("faded") }
+            if hit.byMeaning { meta.append("by meaning") }
             Swift.print(Terminal.styled(hit.id, .id) + "  " + Terminal.styled(Terminal.safe(Format.truncate(hit.title, 72)), .bold)
                         + "  " + Terminal.styled(meta.joined(separator: " · "), .dim))
             let snippet = Format.snippet(hit.snippet).replacingOccurrences(of: "\n", with: " ")
@@ -106,6 +107,8 @@ struct SearchJSON: Encodable {
         var snippet: String
         var highlights: [String]
         var faded: Bool
+        /// Found by meaning alone (none of the query's words decided it).
+        var byMeaning: Bool
     }
     var version = 1
     var query: String
@@ -123,7 +126,7 @@ struct SearchJSON: Encodable {
             Hit(kind: h.kind.rawValue, id: h.id, title: h.title, type: h.type, tags: h.tags, context: h.context,
                 curriculum: h.curriculumID, created: h.created, expires: h.expiry, relevance: (h.relevance * 1000).rounded() / 1000,
                 snippet: h.snippet.plainText, highlights: h.snippet.segments.filter(\.highlighted).map(\.text),
-                faded: h.kind == .memory && r.fadedIDs.contains(h.id))
+                faded: h.kind == .memory && r.fadedIDs.contains(h.id), byMeaning: h.byMeaning)
         }
     }
 }

@@ -1,0 +1,62 @@
+import DBus
+import EngramCore
+import EngramTestSupport
+import Foundation
+import Testing
+
+/// Meaning search on every surface, with the real model (`make model`, part of `make test`): a question that shares
+/// no word with a memory finds it in `engram search`, GNOME Shell's provider, KRunner and D-Bus `Search`, each saying
+/// it was found by meaning; `Perform` understands a paraphrase.
+@Suite struct MeaningSurfaceTests {
+    typealias D = DaemonFixture
+    static let model = D.root + "/.build/model"
+    static let notes = [
+        "First whole wheat loaf came out gummy: cut too early and under-proofed.",
+        "Renew the car insurance before the end of March.",
+        "Kubernetes pods restart when the liveness probe fails too often.",
+        "Call grandma on Sunday afternoon.",
+    ]
+    static let question = "my homemade bread was sticky inside"
+
+    @Test func aMeaningOnlyMatchReachesEverySurface() async throws {
+        #expect(FileManager.default.fileExists(atPath: Self.model + "/libe5.so"),
+                "the meaning model is not installed in .build/model: run `make model` (make test does)")
+        try await withDaemon(samples: false, config: "[search]\nmodel_dir = \"\(Self.model)\"\n") { d in
+            var ids: [String] = []
+            for note in Self.notes {
+                let out = try d.engram(["remember", "--json", note])
+                let json = try #require(try JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [String: Any], "\(out.stderr)")
+                ids.append(try #require(json["id"] as? String))
+            }
+            let loaf = ids[0]
+            // No daemon yet: the command indexed and embedded its few memories itself.
+            let status = try d.engram(["index", "status", "--json"])
+            #expect(status.stdout.contains("\"embedded\":4") || status.stdout.contains("\"embedded\" : 4"), "\(status.stdout)")
+
+            // engram search
+            let cli = try d.engram(["search", "--json", "--", Self.question])
+            let found = (try JSONSerialization.jsonObject(with: Data(cli.stdout.utf8)) as? [String: Any])?["results"] as? [[String: Any]] ?? []
+            #expect(found.first?["id"] as? String == loaf, "\(cli.stdout)")
+            #expect(found.first?["byMeaning"] as? Bool == true)
+
+            // GNOME Shell: the terms as the shell splits them; the description says why the row is there.
+            let gnome = try d.initialResultSet(Self.question.split(separator: " ").map(String.init))
+            #expect(gnome.first == "engram://memory/\(loaf)", "\(gnome)")
+            let metas = try d.gdbusValue(D.providerPath, D.provider, "GetResultMetas", ["['engram://memory/\(loaf)']"]).first as? [[String: Any]]
+            #expect((metas?.first?["description"] as? String)?.hasPrefix("By meaning · ") == true, "\(String(describing: metas))")
+
+            // KRunner
+            let matches = try d.gdbusValue(D.runnerPath, D.runner, "Match", ["'\(Self.question)'"]).first as? [[Any]] ?? []
+            #expect(matches.first?.first as? String == "engram://memory/\(loaf)", "\(matches)")
+
+            // D-Bus Search
+            let search = try d.gdbusValue(D.appPath, D.app, "Search", ["'\(Self.question)'", "uint32 5"]).first as? [[String: Any]] ?? []
+            #expect(search.first?["url"] as? String == "engram://memory/\(loaf)", "\(search)")
+            #expect(search.first?["by_meaning"] as? Bool == true)
+
+            // Perform: a paraphrase no template matches reaches StoreMemory with its slot.
+            let perform = try d.gdbusValue(D.appPath, D.app, "Perform", ["'make a note that the car needs new tyres'"])
+            #expect((perform.first as? String)?.contains("the car needs new tyres") == true, "\(perform)")
+        }
+    }
+}
