@@ -91,8 +91,26 @@ extension Library {
         let reader = try openReader()
         // Ask for more than needed: some may be outside the context.
         let extra = ctx == nil ? 0 : 4 * limit
-        for hit in try reader.related(kind: .memory, id: id, limit: limit + out.count + extra) where out.count < limit {
-            if seen.insert(hit.id).inserted, let m = try store.memory(id: hit.id), shown(m) { out.append((m, hit.score, false)) }
+        let byWords = try reader.related(kind: .memory, id: id, limit: limit + out.count + extra)
+        // Shared words and meaning fused by rank (as search fuses them); the person's links stay first.
+        var fused: [String: Double] = [:]
+        var scores: [String: Double] = [:]
+        for (rank, hit) in byWords.enumerated() {
+            // Weighted by how alike the words make them: a 7 % neighbour by words is no match for one by meaning.
+            fused[hit.id, default: 0] += hit.score / (IndexReader.fusionK + Double(rank + 1))
+            scores[hit.id] = hit.score
+        }
+        if let meaning = meaningSearch() {
+            for (rank, n) in try meaning.neighbours(ofItem: "memory:" + id, limit: limit + out.count + extra).enumerated()
+            where n.kind == .memory {
+                fused[n.id, default: 0] += 1 / (IndexReader.fusionK + Double(rank + 1))
+                scores[n.id] = max(scores[n.id] ?? 0, Double(n.score))
+            }
+        }
+        for other in fused.keys.sorted(by: { (fused[$0]!, $1) > (fused[$1]!, $0) }) where out.count < limit {
+            if seen.insert(other).inserted, let m = try store.memory(id: other), shown(m), !config.decay.isExpired(m, at: store.clock()) {
+                out.append((m, scores[other] ?? 0, false))
+            }
         }
         return Array(out.prefix(limit)).map { (memory: $0.0, score: $0.1, linked: $0.2) }
     }

@@ -96,6 +96,14 @@ extension Store {
         }
     }
 
+    /// One item's stored vector, or nil.
+    public func vector(_ kind: OutboxEntry.Kind, _ id: String) throws -> StoredVector? {
+        try read { db in
+            try Row.fetchOne(db, sql: "SELECT textHash, data FROM vector WHERE kind = ? AND itemID = ?", arguments: [kind.rawValue, id])
+                .map { StoredVector(kind: kind, itemID: id, textHash: $0[0], data: $0[1]) }
+        }
+    }
+
     /// How many vectors are stored, by kind.
     public func vectorCount() throws -> Int {
         try read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM vector") ?? 0 }

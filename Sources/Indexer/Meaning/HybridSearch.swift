@@ -15,7 +15,7 @@ public final class MeaningSearch: @unchecked Sendable {
     public static let neighbourCount = 40
     /// Neighbours scoring more than this below the best one are left out: e5's scores bunch (0.75–0.85), so the
     /// cut is relative to the best, never a fixed value; weak neighbours then never flood a query.
-    public static let relativeCutoff: Float = 0.06
+    public static let relativeCutoff: Float = 0.05
 
     public init(store: Store, embedder: any Embedder) {
         self.store = store
@@ -42,6 +42,22 @@ public final class MeaningSearch: @unchecked Sendable {
         return v
     }
 
+    /// The items nearest a stored item's own vector (itself left out), best first, within `relativeCutoff` of the best.
+    public func neighbours(ofItem key: String, limit: Int) throws -> [(kind: IndexKind, id: String, score: Float)] {
+        let index = try vectors()
+        let parts = key.split(separator: ":", maxSplits: 1).map(String.init)
+        guard parts.count == 2, let kind = OutboxEntry.Kind(rawValue: parts[0]), let own = try store.vector(kind, parts[1]),
+              let decoded = Vector.decode(own.data, dimension: embedder.dimension) else { return [] }
+        let query = decoded.components.map { Float($0) * decoded.scale }
+        let found = index.nearest(query, k: limit + 1).filter { $0.key != key }
+        guard let best = found.first?.score else { return [] }
+        return found.filter { $0.score >= best - Self.relativeCutoff }.compactMap { hit in
+            let parts = hit.key.split(separator: ":", maxSplits: 1)
+            guard parts.count == 2, let kind = IndexKind(rawValue: String(parts[0])) else { return nil }
+            return (kind, String(parts[1]), hit.score)
+        }
+    }
+
     /// The items nearest the query by meaning, best first, within `relativeCutoff` of the best.
     public func neighbours(_ query: String) throws -> [(kind: IndexKind, id: String, score: Float)] {
         let found = try vectors().nearest(try queryVector(query), k: Self.neighbourCount)
@@ -62,10 +78,10 @@ extension IndexReader {
     ///
     /// Words rank as `search` does (with natural questions ranked, see `QueryShape`); decay still decides what has
     /// faded (the neighbours found by meaning pass the same kinds, context and expiry filters). Each item's score is
-    /// the sum over the two lists of 1 / (k + rank), a word match's share scaled by its relevance against the best
-    /// one: found by both, it rises; found by one, it keeps its place among them. An item found by meaning alone has `byMeaning` set.
+    /// the sum over the two lists of 1 / (k + rank), a word match's share scaled by its relevance: found by both, it
+    /// rises; found by one, it keeps its place among them. An item found by meaning alone has `byMeaning` set.
     public func search(_ request: SearchRequest, meaning: MeaningSearch?) throws -> SearchResults {
-        guard let meaning, QueryShape.wantsMeaning(request.query, partial: request.partial), request.limit > 0 else {
+        guard let meaning, let meaningText = QueryShape.meaningText(request.query, partial: request.partial), request.limit > 0 else {
             return try search(request)
         }
         let wanted = request.offset + request.limit
@@ -75,7 +91,7 @@ extension IndexReader {
         var lexical = try search(wide)
         let neighbours: [(kind: IndexKind, id: String, score: Float)]
         do {
-            neighbours = try meaning.neighbours(request.query)
+            neighbours = try meaning.neighbours(meaningText)
         } catch {
             lexical.notice = [lexical.notice, "meaning search failed (\(error)); words only"].compactMap { $0 }.joined(separator: "; ")
             return page(lexical, request)
@@ -83,16 +99,20 @@ extension IndexReader {
         func key(_ k: IndexKind, _ id: String) -> String { k.rawValue + ":" + id }
         var score: [String: Double] = [:]
         var hits: [String: SearchHit] = [:]
-        // A word match counts in proportion to its relevance to the best one: in a natural question the documents
-        // with one common word ("know") trail far behind and must not outrank what meaning found.
-        let bestRelevance = max(lexical.hits.first?.relevance ?? 1, 0.01)
+        // A word match counts in proportion to its relevance (Xapian's percentage, which falls with the share of the
+        // query's words a document has): in a natural question the documents with one common word ("contains" for
+        // "container") trail far behind and must not outrank what meaning found.
         for (rank, hit) in lexical.hits.enumerated() {
             let k = key(hit.kind, hit.id)
-            score[k, default: 0] += (hit.relevance / bestRelevance) / (Self.fusionK + Double(rank + 1))
+            score[k, default: 0] += hit.relevance / (Self.fusionK + Double(rank + 1))
             hits[k] = hit
         }
+        // A neighbour counts in proportion to how close it is to the best one: e5's similarities bunch, and the
+        // fortieth neighbour, nearly as similar as the first, is no evidence.
+        let bestScore = neighbours.first?.score ?? 0
         for (rank, n) in neighbours.enumerated() {
-            score[key(n.kind, n.id), default: 0] += 1 / (Self.fusionK + Double(rank + 1))
+            let closeness = Double(max(0, min(1, (n.score - (bestScore - MeaningSearch.relativeCutoff)) / MeaningSearch.relativeCutoff)))
+            score[key(n.kind, n.id), default: 0] += closeness / (Self.fusionK + Double(rank + 1))
         }
         let missing = neighbours.filter { hits[key($0.kind, $0.id)] == nil }.map { ($0.kind, $0.id) }
         for var hit in try fetch(request, items: missing) {

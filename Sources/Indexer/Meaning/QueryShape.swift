@@ -8,8 +8,9 @@ import Foundation
 /// - One or two words (what a person types into a launcher, narrowing as they go): every word required.
 /// - Three or more words, or a question ("how…", "what…", a trailing "?"): the documents with every word first,
 ///   then the ones with some of them, ranked (BM25 over OR, stopwords dropped).
-/// - Meaning joins plain-word queries with a finished word of at least four letters: "sourd" being typed is not
-///   yet a meaning.
+/// - Meaning joins plain-word queries with a finished word of at least four letters; typed into a launcher, only
+///   questions in ordinary words, without the word being typed: "sourd" is not yet a meaning, and "sourdough
+///   sched" narrows by words as the person types.
 public enum QueryShape {
     static let questionWords: Set<String> = [
         "how", "what", "why", "when", "where", "who", "which", "whats", "do", "does", "did", "is", "are", "can",
@@ -46,8 +47,19 @@ public enum QueryShape {
     /// Whether meaning search joins: plain words, with a finished word of four letters or more (with `partial`,
     /// the last word counts as finished only when whitespace follows it).
     public static func wantsMeaning(_ query: String, partial: Bool) -> Bool {
-        guard var words = plainWords(query), !words.isEmpty else { return false }
-        if partial, let last = query.last, !last.isWhitespace, !"?!.,;".contains(last) { words.removeLast() }
-        return words.contains { $0.count >= 4 && !stopwords.contains($0.lowercased()) }
+        meaningText(query, partial: partial) != nil
+    }
+
+    /// The text meaning search embeds, or nil when it does not join: plain words with a finished word of four
+    /// letters or more. Typed into a launcher (`partial`), only a question in ordinary words (`isNatural`) and
+    /// without the word still being typed: "sourdough sched" narrows by words as the person types, as before.
+    public static func meaningText(_ query: String, partial: Bool) -> String? {
+        guard var words = plainWords(query), !words.isEmpty else { return nil }
+        if partial {
+            if let last = query.last, !last.isWhitespace, !"?!.,;".contains(last) { words.removeLast() }
+            guard isNatural(words.joined(separator: " ")) else { return nil }
+        }
+        guard words.contains(where: { $0.count >= 4 && !stopwords.contains($0.lowercased()) }) else { return nil }
+        return words.joined(separator: " ")
     }
 }

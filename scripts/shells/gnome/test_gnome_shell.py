@@ -254,6 +254,18 @@ class Suite:
         return (f"200 keys in {typed:.1f} s; then the shell answered in {shell_answer * 1000:.0f} ms, the daemon in "
                 f"{daemon_answer * 1000:.0f} ms; {calls} provider calls; rows for the final text: {len(rows)}")
 
+    def a_meaning_only_match_shows(self):
+        """A question sharing no word with a memory finds it (meaning search, the installed model)."""
+        self.world.run_engram("remember", "Kubernetes pods restart when the liveness probe fails too often.")
+        out = self.world.run_engram("index", "embed", check=False)
+        expect(out.returncode == 0, f"`engram index embed` failed: {out.stderr.strip()} (is the model installed?)")
+        self.search_fresh("why does my container keep rebooting ")
+        # Among the rows (the sample collection also has "containers" and "contains" by words), saying why.
+        rows = self.shell.wait_for_rows(lambda r: any(x["name"].startswith("Kubernetes pods restart") for x in r), timeout=15)
+        row = next(x for x in rows if x["name"].startswith("Kubernetes pods restart"))
+        expect(row["description"].startswith("By meaning · "), f"its description is {row['description']!r}")
+        return f"row {rows.index(row) + 1} of {len(rows)}: {describe([row])}: {row['description']}"
+
     def disabling_the_provider_removes_it(self):
         self.shell.gsettings("set", "org.gnome.desktop.search-providers", "disabled", f"['{PROVIDER}']")
         gone = eventually(lambda: PROVIDER not in self.shell.providers(), 10)
@@ -284,6 +296,7 @@ class Suite:
                 ("clicking a row copies, strengthens and opens it", self.clicking_a_row_copies_strengthens_and_opens),
                 ("clicking Engram's icon opens the search (LaunchSearch)", self.clicking_engrams_icon_launches_the_search),
                 ("200 rapid keystrokes stall neither shell nor daemon", self.rapid_typing_stalls_nothing),
+                ("a memory found by meaning alone shows, saying so", self.a_meaning_only_match_shows),
                 ("the provider disabled in gsettings disappears", self.disabling_the_provider_removes_it),
             ]:
                 r.check(name, fn, self.evidence)

@@ -99,6 +99,7 @@ class Suite:
         self.step("focaccia", op="query", text="focaccia")
         self.step("run match", op="run", index=0, wait=1500)
         self.step("to pin", op="query", text="marathon")
+        self.step("meaning", op="query", text="why does my container keep rebooting")
         self.step("shot", op="shot", path=os.path.join(OUT, "krunner-sourdough.png"), query="sourdough")
         self.step("teardown", op="teardown", wait=1500)
 
@@ -108,6 +109,9 @@ class Suite:
             self.start_bus()
             self.plan()
             # The pin action is chosen once the matches are known: a second session runs it (see pin_action).
+            self.world.run_engram("remember", "Kubernetes pods restart when the liveness probe fails too often.")
+            out = self.world.run_engram("index", "embed", check=False)
+            expect(out.returncode == 0, f"`engram index embed` failed: {out.stderr.strip()} (is the model installed?)")
             top = self.world.run_engram("search", "focaccia").stdout.split()[0]
             self.uses_before = (top, self.world.memory(top)["useCount"])
             self.seen, took = self.drive()
@@ -121,6 +125,7 @@ class Suite:
                 ("“remember buy oat milk” is a command match; running it stores the memory", self.command),
                 ("running a match strengthens it and shows it in a terminal", self.run_match),
                 ("running the Pin action pins the memory", self.pin_action),
+                ("a memory found by meaning alone is matched, saying so", self.meaning),
                 ("closing the session tears Engram down", self.teardown),
                 ("KRunner's own list (Milou's ResultsView) draws the matches", self.screenshot),
             ]:
@@ -226,6 +231,14 @@ class Suite:
         runs = [c[1] for c in self.calls() if c[0] == "Run"]
         expect([f"engram://memory/{memory_id}", "pin"] in runs, f"Run calls: {runs}")
         return f"Run('engram://memory/{memory_id}', 'pin') → pinned"
+
+    def meaning(self):
+        rows = self.seen["meaning"]["milou"]
+        # Among the first five (the sample collection also has "containers" and "contains" by words), saying why.
+        found = [m for m in rows[:5] if m["display"].startswith("Kubernetes pods restart")]
+        expect(found, f"'why does my container keep rebooting' lists {[m['display'] for m in rows[:5]]}")
+        expect(found[0]["subtext"].startswith("By meaning · "), f"its subtext is {found[0]['subtext']!r}")
+        return f"match {rows.index(found[0]) + 1}: {found[0]['display']} — {found[0]['subtext']}"
 
     def teardown(self):
         calls = [c[0] for c in self.calls()]
