@@ -253,7 +253,7 @@ final class IndexKeeper: @unchecked Sendable {
             let start = ContinuousClock.now
             var lastLog = ContinuousClock.now
             do {
-                let report = try self.library.embedPending { done, total in
+                let report = try self.library.embedPending(background: true) { done, total in
                     if ContinuousClock.now - lastLog > .seconds(10) {
                         lastLog = .now
                         self.log.info("embedding for meaning search", metadata: ["done": "\(done)", "of": "\(total)"])

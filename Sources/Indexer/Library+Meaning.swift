@@ -20,12 +20,14 @@ extension Library {
     /// With `upTo`, does nothing when more items than that wait (returns nil): the daemon embeds them in the
     /// background, or `engram index embed` with progress. While meaning search is off, releases the outbox.
     @discardableResult
-    public func embedPending(upTo limit: Int? = nil, progress: ((Int, Int) -> Void)? = nil) throws -> MeaningIndexer.Report? {
+    public func embedPending(upTo limit: Int? = nil, background: Bool = false,
+                             progress: ((Int, Int) -> Void)? = nil) throws -> MeaningIndexer.Report? {
         guard case .success(let embedder) = meaningModel else {
             if try store.vectorMark() != nil { try store.releaseVectorMark() }
             return nil
         }
         if let limit, try embeddingBacklog() > limit { return nil }
+        if background, let e5 = embedder as? E5Embedder { e5.runInBackground() }
         var indexer = MeaningIndexer(store: store, embedder: embedder)
         indexer.progress = progress
         indexer.crashPoint = Self.crashHook
@@ -37,8 +39,7 @@ extension Library {
         if let mark = try store.vectorMark(), try store.vectorModel() == (try? meaningModel.get())?.modelID {
             return try store.pendingOutboxCount(after: mark)
         }
-        let items = try store.memoryIDs().count + store.indexSnapshot().curricula.count + store.indexSnapshot().topics.count
-        return max(0, items - (try store.vectorCount()))
+        return max(0, try store.itemCount() - store.vectorCount())
     }
 
     /// Meaning search's state, for `engram index status`.

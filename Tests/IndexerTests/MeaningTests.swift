@@ -144,8 +144,12 @@ struct MeaningTests {
         #expect(QueryShape.isNatural("what do I know about bread"))
         #expect(!QueryShape.isNatural("sourdough schedule"))
         #expect(!QueryShape.isNatural("tag:baking loaf gummy cut"))
-        #expect(QueryShape.wantsMeaning("sticky bread", partial: true) == true)
+        #expect(QueryShape.wantsMeaning("sticky bread", partial: false) == true)
+        #expect(QueryShape.wantsMeaning("sticky bread", partial: true) == false, "two typed words narrow by words")
         #expect(QueryShape.wantsMeaning("sourd", partial: true) == false)
+        #expect(QueryShape.wantsMeaning("sourdough sched", partial: true) == false, "typed keywords narrow by words")
+        #expect(QueryShape.meaningText("why does my container keep rebooting", partial: true) == "why does my container keep rebooting")
+        #expect(QueryShape.meaningText("why does my container keep reb", partial: true) == "why does my container keep")
     }
 
     /// The real model (installed by `make model`): a question sharing no word with the memory finds it, marked as

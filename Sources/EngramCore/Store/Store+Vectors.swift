@@ -96,6 +96,13 @@ extension Store {
         }
     }
 
+    /// How many memories, curricula and topics the store holds (each should have a vector).
+    public func itemCount() throws -> Int {
+        try read { db in
+            try Int.fetchOne(db, sql: "SELECT (SELECT count(*) FROM memory) + (SELECT count(*) FROM curriculum) + (SELECT count(*) FROM topic)") ?? 0
+        }
+    }
+
     /// One item's stored vector, or nil.
     public func vector(_ kind: OutboxEntry.Kind, _ id: String) throws -> StoredVector? {
         try read { db in

@@ -57,6 +57,21 @@ public final class E5Embedder: Embedder, @unchecked Sendable {
         }
     }
 
+    /// Makes the calling thread a background embedder: lowest CPU priority, and one OpenMP thread for the regions it
+    /// starts (OpenMP's thread count is per thread), so embedding thousands of notes never slows a search or the desktop.
+    public func runInBackground() {
+        // On Linux the "process" priority of a thread id is that thread's own (nice is per thread); the thread id is
+        // the last part of /proc/thread-self.
+        var link = [CChar](repeating: 0, count: 64)
+        if readlink("/proc/thread-self", &link, 63) > 0,
+           let tid = String(cString: link).split(separator: "/").last.flatMap({ id_t($0) }) {
+            setpriority(__priority_which_t(PRIO_PROCESS.rawValue), tid, 19)
+        }
+        if let p = dlsym(library, "omp_set_num_threads") ?? dlsym(UnsafeMutableRawPointer(bitPattern: -2), "omp_set_num_threads") {
+            unsafeBitCast(p, to: (@convention(c) (Int32) -> Void).self)(1)
+        }
+    }
+
     public func embed(_ texts: [String], as role: EmbedRole) throws -> [[Float]] {
         lock.lock()
         defer { lock.unlock() }

@@ -9,8 +9,8 @@ import Foundation
 /// - Three or more words, or a question ("how…", "what…", a trailing "?"): the documents with every word first,
 ///   then the ones with some of them, ranked (BM25 over OR, stopwords dropped).
 /// - Meaning joins plain-word queries with a finished word of at least four letters; typed into a launcher, only
-///   questions in ordinary words, without the word being typed: "sourd" is not yet a meaning, and "sourdough
-///   sched" narrows by words as the person types.
+///   questions in ordinary words (a last word shorter than four letters is taken as still being typed): "sourd"
+///   is not yet a meaning, and "sourdough sched" narrows by words as the person types.
 public enum QueryShape {
     static let questionWords: Set<String> = [
         "how", "what", "why", "when", "where", "who", "which", "whats", "do", "does", "did", "is", "are", "can",
@@ -56,7 +56,9 @@ public enum QueryShape {
     public static func meaningText(_ query: String, partial: Bool) -> String? {
         guard var words = plainWords(query), !words.isEmpty else { return nil }
         if partial {
-            if let last = query.last, !last.isWhitespace, !"?!.,;".contains(last) { words.removeLast() }
+            // GNOME Shell never sends the space after a word, so the last word may be finished or not: a short one is
+            // taken as still being typed ("reb"), a longer one is kept ("rebooting"; "reboo" is near enough).
+            if let last = query.last, !last.isWhitespace, !"?!.,;".contains(last), (words.last?.count ?? 0) < 4 { words.removeLast() }
             guard isNatural(words.joined(separator: " ")) else { return nil }
         }
         guard words.contains(where: { $0.count >= 4 && !stopwords.contains($0.lowercased()) }) else { return nil }

@@ -55,6 +55,15 @@ func median(_ xs: [Double]) -> Double {
     return s.isEmpty ? 0 : s[s.count / 2]
 }
 
+if CommandLine.arguments.contains("--meaning"), let dataDir = argument("--data-dir"), let queryPath = argument("--queries") {
+    do {
+        try runMeaningBench(dataDir: dataDir, queryPath: queryPath)
+        exit(0)
+    } catch {
+        FileHandle.standardError.write("engram-bench: \(error)\n".data(using: .utf8)!)
+        exit(1)
+    }
+}
 guard let dataDir = argument("--data-dir"), let queryPath = argument("--queries") else {
     FileHandle.standardError.write("usage: engram-bench --data-dir DIR --queries FILE [--rounds N]\n".data(using: .utf8)!)
     exit(2)
