@@ -19,7 +19,7 @@ public struct Summary: Sendable, Codable, Equatable {
 
 /// Summarizes what a person noted on a subject: the index's best memories in the range, expanded through links
 /// to depth 2, then sentences chosen greedily by maximal marginal relevance over word overlap (coverage without
-/// repetition). No model, nothing to download.
+/// repetition), each sentence's relevance raised by how close it is to the topic in meaning when the model is on.
 public struct Summarizer {
     public let library: Library
     /// How many search hits seed the summary.
@@ -93,10 +93,11 @@ public struct Summarizer {
                 for w in t { df[w, default: 0] += 1 }
             }
         }
-        for (s, id, t) in raw {
+        let closeness = meaningCloseness(topic, raw.map(\.0))
+        for (i, (s, id, t)) in raw.enumerated() {
             let centrality = t.reduce(0.0) { $0 + Double(df[$1]! - 1) } / Double(t.count)
             let overlap = Double(t.intersection(queryTerms).count)
-            let score = weight[id]! * (1 + overlap) * (1 + centrality)
+            let score = weight[id]! * (1 + overlap) * (1 + centrality) * (1 + closeness[i])
             candidates.append((s, id, t, score))
         }
         let top = candidates.map(\.score).max() ?? 1
@@ -117,6 +118,23 @@ public struct Summarizer {
         }
         return Summary(topic: topic, range: range, memoryIDs: memories.map(\.id),
                        sentences: chosen.map { SummarySentence(text: $0.text, memoryID: $0.id) })
+    }
+
+    /// Sentences are compared with the topic by meaning too, when the model is on (at most this many per summary).
+    static let meaningSentenceLimit = 200
+
+    /// Per sentence, how close it is in meaning to the topic against the closest one (0…1), or all 0 while meaning
+    /// search is off: a sentence that says what the topic means, in other words, is chosen as one with its words.
+    func meaningCloseness(_ topic: String, _ sentences: [String]) -> [Double] {
+        let none = [Double](repeating: 0, count: sentences.count)
+        guard !sentences.isEmpty, sentences.count <= Self.meaningSentenceLimit,
+              case .success(let embedder) = library.meaningModel,
+              let q = try? embedder.embed([topic], as: .query).first,
+              let vectors = try? embedder.embed(sentences, as: .passage) else { return none }
+        let similarity = vectors.map { v in Double(zip(q, v).reduce(0) { $0 + $1.0 * $1.1 }) }
+        let best = similarity.max() ?? 0
+        let band = Double(MeaningSearch.relativeCutoff)
+        return similarity.map { max(0, min(1, ($0 - (best - band)) / band)) }
     }
 
     /// Splits text into sentences at . ! ? and line breaks, dropping list markers.

@@ -173,6 +173,16 @@ struct MeaningTests {
         // A word match is still first for its word, and not marked.
         let words = try lib.search(SearchRequest(query: "dentist appointment"))
         #expect(words.hits.first?.id == "m3" && words.hits.first?.byMeaning == false)
+        // related: by meaning too (the loaf and a paraphrase of it share no word).
+        // A new capture nearly the same in meaning as an earlier one is linked to it automatically.
+        let first = try lib.store.remember(MemoryDraft(content: "The kids' dentist check-up is on the 14th at 3 pm."))
+        let second = try lib.store.remember(MemoryDraft(content: "Children's dental appointment: the fourteenth, 15:00."))
+        _ = try lib.applyPending()
+        try lib.embedPending()
+        let links = try lib.store.links(of: second.memory.id)
+        #expect(links.contains { $0.other(than: second.memory.id) == first.memory.id && $0.origin == .auto }, "\(links)")
+        let unrelated = try lib.store.links(of: "m5")
+        #expect(unrelated.isEmpty, "a note linked by meaning to nothing like it: \(unrelated)")
         // A forgotten memory is found by meaning no more.
         _ = try lib.store.forget(id: "m4")
         _ = try lib.applyPending()

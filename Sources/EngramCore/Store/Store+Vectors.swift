@@ -42,8 +42,13 @@ extension Store {
     /// Saves vectors, deletes others and moves the vectors' mark to `seq`, in one transaction: a crash keeps all
     /// of it or none (then the next pass embeds again only what has no vector of the same text).
     public func saveVectors(_ vectors: [StoredVector], deleting gone: [(OutboxEntry.Kind, String)], through seq: Int64,
-                            model: String) throws {
+                            model: String, links: [(from: String, to: String, weight: Double)] = []) throws {
+        let now = clock()
         try write("save meaning vectors") { db in
+            // Automatic links found by meaning, saved with the vectors that found them (ends gone meanwhile are skipped).
+            for link in links where try Store.memoryExists(db, link.from) && Store.memoryExists(db, link.to) {
+                try Store.link(db, link.from, link.to, origin: .auto, weight: link.weight, at: now)
+            }
             for v in vectors {
                 try db.execute(sql: """
                     INSERT INTO vector(kind, itemID, textHash, data) VALUES (?, ?, ?, ?)

@@ -59,7 +59,10 @@ public struct MeaningIndexer {
             }
             if hashes == nil, !items.isEmpty { hashes = try store.vectorHashes() }
             let fresh = items.filter { hashes?[$0.key] != hash($0.text) }
-            try embedAndSave(fresh, deleting: gone, through: batch.lastSeq) { done in
+            // New captures (not imports) are linked to a memory nearly the same in meaning, as the index links by words.
+            let linkable = try Set(store.autoLinkCandidates(after: seq, through: batch.lastSeq,
+                                                            createdAfter: store.clock().addingTimeInterval(-3600)).map(\.id))
+            try embedAndSave(fresh, deleting: gone, through: batch.lastSeq, linking: linkable) { done in
                 progress?(report.embedded + done, max(total, report.embedded + fresh.count))
             }
             report.embedded += fresh.count
@@ -97,8 +100,13 @@ public struct MeaningIndexer {
 
     /// Embeds items in batches, saving each batch with its vectors; the last saves `seq` as the mark (earlier ones
     /// keep the old mark, or 0, which holds the outbox from being pruned meanwhile).
+    /// A new memory is linked automatically to its nearest memory by meaning at this similarity or above: e5 puts
+    /// unrelated notes at 0.80–0.88 and near-paraphrases above 0.92 (measured on the sample collection: its
+    /// hand-made links median 0.886, random pairs' 99.9th percentile 0.897).
+    public static let autoLinkSimilarity: Float = 0.92
+
     private func embedAndSave(_ items: [Item], deleting gone: [(OutboxEntry.Kind, String)], through seq: Int64,
-                              progress: (Int) -> Void) throws {
+                              linking linkable: Set<String> = [], progress: (Int) -> Void) throws {
         let held = try store.vectorMark() ?? 0
         if items.isEmpty {
             try store.saveVectors([], deleting: gone, through: seq, model: embedder.modelID)
@@ -112,7 +120,21 @@ public struct MeaningIndexer {
                 StoredVector(kind: item.kind, itemID: item.id, textHash: hash(item.text), data: Vector.encode(v))
             }
             let last = start + batchSize >= items.count
-            try store.saveVectors(stored, deleting: start == 0 ? gone : [], through: last ? seq : held, model: embedder.modelID)
+            var links: [(from: String, to: String, weight: Double)] = []
+            let toLink = zip(slice, vectors).filter { $0.0.kind == .memory && linkable.contains($0.0.id) }
+            if !toLink.isEmpty {
+                // Every memory's vector, this batch's included (two captures of one thought may arrive together).
+                let mine = Set(stored.map(\.key))
+                let others = try store.allVectors().filter { $0.kind == .memory && !mine.contains($0.key) }
+                let index = VectorIndex(others + stored.filter { $0.kind == .memory }, dimension: embedder.dimension)
+                for (item, v) in toLink {
+                    guard let nearest = index.nearest(v, k: 2).first(where: { $0.key != item.key }),
+                          nearest.score >= Self.autoLinkSimilarity else { continue }
+                    links.append((item.id, String(nearest.key.dropFirst("memory:".count)), Double(nearest.score)))
+                }
+            }
+            try store.saveVectors(stored, deleting: start == 0 ? gone : [], through: last ? seq : held, model: embedder.modelID,
+                                  links: links)
             done += slice.count
             progress(done)
             try crashPoint?("embed-after-save")
