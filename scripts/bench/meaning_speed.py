@@ -67,7 +67,7 @@ def main():
     open(os.path.join(word_config, "config.toml"), "w").write("[search]\nsemantic = false\n")
     bus = dbus.SessionBus()
     name = "org.engram.Engram"
-    times = {"meaning": [], "words": []}
+    times = {"meaning": [], "words": [], "meaning-cold": [], "words-cold": []}
     answers = {"meaning": {}, "words": {}}
     rss = {}
     # One daemon owns the name at a time: rounds alternate between meaning on and words only (same build, same data,
@@ -89,8 +89,8 @@ def main():
                     t = time.monotonic()
                     ids = provider.GetInitialResultSet(q.split())
                     provider.GetResultMetas(ids[:5])
-                    if timed:
-                        times[label].append((time.monotonic() - t) * 1000)
+                    # The first pass is a new question for this daemon (meaning embeds it); the second is asked again.
+                    times[label if timed else label + "-cold"].append((time.monotonic() - t) * 1000)
                     answers[label][q] = [str(i) for i in ids]
             rss[label] = int([l for l in open(f"/proc/{proc.pid}/status") if l.startswith("VmRSS")][0].split()[1]) / 1024
             proc.terminate()
@@ -114,6 +114,8 @@ def main():
         "passages_per_s": inproc["passagesPerSecond"], "vector_bytes_per_item": inproc["vectorBytesPerItem"],
         "provider_meaning_ms_p50": pct(times["meaning"], .5), "provider_meaning_ms_p99": pct(times["meaning"], .99),
         "provider_words_ms_p50": pct(times["words"], .5), "provider_words_ms_p99": pct(times["words"], .99),
+        "provider_meaning_new_ms_p50": pct(times["meaning-cold"], .5), "provider_meaning_new_ms_p99": pct(times["meaning-cold"], .99),
+        "provider_words_new_ms_p50": pct(times["words-cold"], .5), "provider_words_new_ms_p99": pct(times["words-cold"], .99),
         "questions": len(questions), "answers_changed_by_meaning": by_meaning,
         "daemon_rss_mb_meaning": rss["meaning"], "daemon_rss_mb_words": rss["words"],
         "load_average": os.getloadavg()[0],
@@ -126,7 +128,8 @@ def main():
         f"| query embedding, p50 | {res['query_embed_ms_p50']:.1f} ms |",
         f"| brute-force neighbours, {items} vectors / 63,666 vectors, p50 | {res['neighbours_ms_p50']:.2f} / {res['neighbours_63k_ms_p50']:.1f} ms (p99 {res['neighbours_63k_ms_p99']:.1f}) |",
         f"| hybrid search in process, new question (embedding included), p50 / p99 | {res['hybrid_ms_p50']:.1f} / {res['hybrid_ms_p99']:.1f} ms (words only {res['words_ms_p50']:.2f} / {res['words_ms_p99']:.2f}) |",
-        f"| GNOME provider round trip, natural questions, meaning on, p50 / p99 | {res['provider_meaning_ms_p50']:.1f} / {res['provider_meaning_ms_p99']:.1f} ms (words only {res['provider_words_ms_p50']:.1f} / {res['provider_words_ms_p99']:.1f}) |",
+        f"| GNOME provider round trip, a new natural question, meaning on, p50 / p99 | {res['provider_meaning_new_ms_p50']:.1f} / {res['provider_meaning_new_ms_p99']:.1f} ms (words only {res['provider_words_new_ms_p50']:.1f} / {res['provider_words_new_ms_p99']:.1f}) |",
+        f"| GNOME provider round trip, the question again (its vector kept), p50 / p99 | {res['provider_meaning_ms_p50']:.1f} / {res['provider_meaning_ms_p99']:.1f} ms (words only {res['provider_words_ms_p50']:.1f} / {res['provider_words_ms_p99']:.1f}) |",
         f"| stored vector per item | {res['vector_bytes_per_item']:.0f} bytes (63,666 in memory: {res['vectors_63k_mb']:.1f} MB) |",
         f"| daemon RSS, vectors loaded / words only | {rss['meaning']:.1f} / {rss['words']:.1f} MB |",
         f"| questions whose answer meaning changed | {by_meaning} of {len(questions)} |",
