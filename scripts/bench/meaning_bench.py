@@ -38,7 +38,23 @@ import xapian
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-MAIN = "/work/main"
+
+
+def build_root():
+    """The checkout whose .build/ holds the engram binary and the model: this one, else git's main worktree."""
+    if os.path.isdir(os.path.join(ROOT, ".build")):
+        return ROOT
+    try:
+        out = subprocess.run(["git", "-C", ROOT, "worktree", "list", "--porcelain"], capture_output=True, text=True).stdout
+        first = next((l[len("worktree "):] for l in out.splitlines() if l.startswith("worktree ")), None)
+        if first and os.path.isdir(os.path.join(first, ".build")):
+            return first
+    except OSError:
+        pass
+    return ROOT
+
+
+MAIN = build_root()
 DIM = 384
 RRF_K = 60
 
@@ -439,6 +455,7 @@ class Engram:
             if model_dir:
                 f.write('model_dir = "%s"\n' % model_dir)
         self.env = dict(os.environ, ENGRAM_DATA_DIR=self.data, ENGRAM_CONFIG_DIR=self.cfg)
+        self.by_meaning = self.results = 0
 
     def run(self, args, timeout=600):
         t = time.perf_counter()
@@ -475,6 +492,8 @@ class Engram:
             raise BenchError("%s: engram search %r printed no valid JSON (%s): %r" % (label, q, e, r.stdout[:500]))
         if not isinstance(results, list) or any(i not in known for i in ids) or len(ids) > depth:
             raise BenchError("%s: engram search %r returned unknown ids or too many: %r" % (label, q, ids[:20]))
+        self.by_meaning += sum(1 for x in results if x.get("byMeaning") is True)
+        self.results += len(results)
         return ids, took
 
 
@@ -528,11 +547,13 @@ def engram_rows(binary, folder, docs, queries, jsonl, set_name, models, model_di
         else:
             v["status"] = e.status()
         log("meaning_bench: %s: %d queries through the engram command" % (label, len(queries)))
+        e.by_meaning = e.results = 0
         out, times = {}, []
         for q in queries:
             ids, took = e.search(q["q"], label, known)
             out[q["qid"]] = ids
             times.append(took)
+        v["results_by_meaning_only"] = "%d of %d" % (e.by_meaning, e.results)
         v["search_process_p50_ms"] = round(pct(times, 50) * 1000, 1)
         v["search_process_p99_ms"] = round(pct(times, 99) * 1000, 1)
         if os.path.exists(os.path.join(e.data, "engram.sqlite")):
@@ -743,17 +764,18 @@ def markdown(results):
                 info.get("binary"), info.get("binary_mtime"), info.get("main_head", "?")[:7],
                 " with uncommitted changes" if info.get("main_dirty") else ""))
             lines.append("")
-            lines.append("| Engram (%s) | import | `index embed` | first search | search per process p50 / p99 | meaning (index status) |" % set_name)
-            lines.append("|---|---:|---:|---:|---:|---|")
+            lines.append("| Engram (%s) | import | `index embed` | first search | search per process p50 / p99 | results found by meaning only | meaning (index status) |" % set_name)
+            lines.append("|---|---:|---:|---:|---:|---:|---|")
             for r in er:
                 v = r["engram"]
                 meaning = [l for l in v.get("status", "").splitlines() if l.startswith("Meaning")]
-                lines.append("| %s %s | %.2f s | %s | %s | %.1f / %.1f ms | %s |" % (
+                lines.append("| %s %s | %.2f s | %s | %s | %.1f / %.1f ms | %s | %s |" % (
                     r["row"], r.get("model") or "", v["import_s"],
                     ("%.1f s (%.1f docs/s)" % (v["index_embed_s"], r["n_docs"] / v["index_embed_s"]))
                     if "index_embed_s" in v else "—",
                     ("%.2f s" % v["first_search_s"]) if "first_search_s" in v else "—",
-                    v["search_process_p50_ms"], v["search_process_p99_ms"], (meaning[0] if meaning else "").replace("|", "/")))
+                    v["search_process_p50_ms"], v["search_process_p99_ms"], v.get("results_by_meaning_only", "—"),
+                    (meaning[0] if meaning else "").replace("|", "/")))
             lines.append("")
     return "\n".join(lines)
 
@@ -766,13 +788,14 @@ def main():
     ap.add_argument("--seed", type=int, default=12)
     ap.add_argument("--only", choices=["debian", "samples"])
     ap.add_argument("--skip-engram", action="store_true")
-    ap.add_argument("--engram", help="the engram binary (default: the newer of /work/main/.build/{release,debug}/engram)")
+    ap.add_argument("--engram", help="the engram binary (default: the newer of .build/{release,debug}/engram in this "
+                                     "checkout, else in git's main worktree: %s)" % MAIN)
     ap.add_argument("--model-dir", default=os.path.join(MAIN, ".build/model"))
     ap.add_argument("--models", default="e5-small-q4.bin,e5-small-enpt-q4.bin", help="model files measured alone")
     ap.add_argument("--hybrid-models", default="e5-small-q4.bin",
                     help="model files the Engram hybrid row runs with ([search] model), comma-separated")
     ap.add_argument("--lists", default="/var/lib/apt/lists")
-    ap.add_argument("--samples", default=os.path.join(MAIN, "Samples/memories.jsonl"))
+    ap.add_argument("--samples", default=os.path.join(ROOT, "Samples/memories.jsonl"))
     ap.add_argument("--questions", default=os.path.join(HERE, "meaning_questions.jsonl"))
     args = ap.parse_args()
 
