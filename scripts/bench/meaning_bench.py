@@ -164,8 +164,22 @@ def parse_translation(text):
     return out
 
 
-def debian_set(lists_dir, n_docs, n_queries, seed):
+def debian_set(lists_dir, n_docs, n_queries, seed, snapshot_dir):
+    """The documents and queries. The Translation-en files are copied into the output folder, and that copy is
+    used when apt's lists no longer have them (a plain `apt-get update` removes them)."""
     files = translation_files(lists_dir)
+    source = "apt lists"
+    if files:
+        os.makedirs(snapshot_dir, exist_ok=True)
+        for old in glob.glob(os.path.join(snapshot_dir, "*")):
+            os.remove(old)
+        for p in files:
+            shutil.copy2(p, snapshot_dir)
+    else:
+        files = translation_files(snapshot_dir)
+        source = "copy in %s (apt's lists have none now)" % snapshot_dir
+        if files:
+            log("meaning_bench: no Translation-en files in %s; using the copy from an earlier run in %s" % (lists_dir, snapshot_dir))
     if not files:
         raise BenchError("no Translation-en files in %s: run `apt-get update -o Acquire::Languages=en` first" % lists_dir)
     records = []
@@ -192,7 +206,7 @@ def debian_set(lists_dir, n_docs, n_queries, seed):
     picked = qrng.sample(range(len(docs)), min(n_queries, len(docs)))
     queries = [{"qid": "q%03d" % (i + 1), "q": docs[j]["synopsis"], "answers": [docs[j]["id"]],
                 "package": docs[j]["package"]} for i, j in enumerate(picked)]
-    meta = {"files": [{"path": p, "sha256": sha256_file(p)} for p in files], "stanzas": len(records),
+    meta = {"files": [{"path": p, "sha256": sha256_file(p)} for p in files], "source": source, "stanzas": len(records),
             "unique_md5": len(by_md5), "unique_text": len(pool), "docs": len(docs), "queries": len(queries),
             "seed": seed, "doc_chars_mean": round(statistics.mean(len(d["text"]) for d in docs), 1)}
     return docs, queries, meta
@@ -808,31 +822,39 @@ def main():
     results = {"started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "args": vars(args), "sets": {},
                "xapian": xapian.version_string(), "sqlite": sqlite3.sqlite_version, "cpus": os.cpu_count()}
     start = time.monotonic()
+
+    def write(final):
+        results["seconds"] = round(time.monotonic() - start, 1)
+        results["complete"] = final
+        md = markdown(results)
+        with open(os.path.join(out_dir, "results.md"), "w") as f:
+            f.write("# Recall by meaning: benchmark (%s)%s\n\n%s\n" % (
+                results["started"], "" if final else " — partial, still running", md))
+        with open(os.path.join(out_dir, "results.json"), "w") as f:
+            json.dump(results, f, indent=1, sort_keys=True)
+        return md
+
     try:
-        if args.only in (None, "debian"):
-            docs, queries, meta = debian_set(args.lists, args.docs, args.queries, args.seed)
-            res = run_set("debian", docs, queries, args, out_dir, models, binary)
-            res["meta"] = meta
-            results["sets"]["debian"] = res
+        # the samples first (a minute or two), then the Debian set; results are written after each
         if args.only in (None, "samples"):
             docs, queries, meta = samples_set(args.samples, args.questions)
             res = run_set("samples", docs, queries, args, out_dir, models, binary)
             res["meta"] = meta
             res["queries"] = queries
             results["sets"]["samples"] = res
+            if args.only is None:
+                write(False)
+        if args.only in (None, "debian"):
+            docs, queries, meta = debian_set(args.lists, args.docs, args.queries, args.seed,
+                                             os.path.join(out_dir, "debian-translation"))
+            res = run_set("debian", docs, queries, args, out_dir, models, binary)
+            res["meta"] = meta
+            results["sets"] = {"debian": res, **results["sets"]}
     except BenchError as e:
         print("meaning_bench: FAILED: %s" % e, file=sys.stderr)
         sys.exit(1)
-    results["seconds"] = round(time.monotonic() - start, 1)
-    md = markdown(results)
-    print(md)
-    with open(os.path.join(out_dir, "results.md"), "w") as f:
-        f.write("# Recall by meaning: benchmark (%s)\n\n%s\n" % (results["started"], md))
-    slim = json.loads(json.dumps(results))
-    with open(os.path.join(out_dir, "results.json"), "w") as f:
-        json.dump(slim, f, indent=1, sort_keys=True)
+    print(write(True))
     log("meaning_bench: wrote %s/results.md and results.json (%.0f s)" % (out_dir, results["seconds"]))
-
 
 if __name__ == "__main__":
     main()
