@@ -520,9 +520,10 @@ def meaning_in_status(text):
     return ("`engram index status`: " + " / ".join(off)) if off else None
 
 
-def engram_rows(binary, folder, docs, queries, jsonl, set_name, models, model_dir):
-    """Engram today (meaning off) and Engram hybrid (meaning on, per model file): rankings, timings, notes."""
-    rows, info = [], {"binary": binary, "binary_mtime": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(os.path.getmtime(binary)))}
+def engram_rows(binary, folder, docs, queries, jsonl, set_name, models, model_dir, info, emit):
+    """Engram today (meaning off) and Engram hybrid (meaning on, per model file): each row, with its rankings,
+    timings and notes, goes to emit() as soon as it is measured."""
+    info.update({"binary": binary, "binary_mtime": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(os.path.getmtime(binary)))})
     try:
         info["main_head"] = subprocess.run(["git", "-C", MAIN, "log", "--oneline", "-1"], capture_output=True,
                                            text=True).stdout.strip()[:100]
@@ -543,7 +544,7 @@ def engram_rows(binary, folder, docs, queries, jsonl, set_name, models, model_di
             why = meaning_in_status(status)
             if why:
                 v["status"] = status
-                rows.append({"row": name, "model": model, "available": False, "note": "not available: " + why,
+                emit({"row": name, "model": model, "available": False, "note": "not available: " + why,
                              "engram": v})
                 log("meaning_bench: %s: not available" % label)
                 continue
@@ -572,8 +573,7 @@ def engram_rows(binary, folder, docs, queries, jsonl, set_name, models, model_di
         v["search_process_p99_ms"] = round(pct(times, 99) * 1000, 1)
         if os.path.exists(os.path.join(e.data, "engram.sqlite")):
             v["data_bytes"] = sum(os.path.getsize(os.path.join(dp, f)) for dp, _, fs in os.walk(e.data) for f in fs)
-        rows.append({"row": name, "model": model, "available": True, "rankings": out, "engram": v})
-    return rows, info
+        emit({"row": name, "model": model, "available": True, "rankings": out, "engram": v})
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -610,11 +610,11 @@ def score(rankings, queries):
 
 # ---------------------------------------------------------------------------------------------------------------
 
-def run_set(set_name, docs, queries, args, out_dir, models, binary):
+def run_set(set_name, docs, queries, args, out_dir, models, binary, res, flush):
     """All rows for one set: {"rows": [...], "timings": {...}}"""
     known = {d["id"] for d in docs}
     depth = 100  # fusion looks deeper than the 10 that are scored
-    rows, timings = [], {}
+    rows, timings = res["rows"], res["timings"]
     log("meaning_bench: %s: %d documents, %d queries" % (set_name, len(docs), len(queries)))
 
     def add(name, model, rankings, note="", extra=None):
@@ -623,6 +623,7 @@ def run_set(set_name, docs, queries, args, out_dir, models, binary):
         if extra:
             row.update(extra)
         rows.append(row)
+        flush()
         return row
 
     t = time.perf_counter()
@@ -701,15 +702,17 @@ def run_set(set_name, docs, queries, args, out_dir, models, binary):
         else:
             engram_jsonl(docs, jsonl)
         hybrid_models = [m for m in args.hybrid_models.split(",") if m]
-        erows, info = engram_rows(binary, out_dir, docs, queries, jsonl, set_name, hybrid_models, args.model_dir)
-        timings["engram"] = info
-        for r in erows:
+        timings["engram"] = {}
+
+        def emit(r):
             if r["available"]:
                 add(r["row"], r["model"], r["rankings"], "engram search --json --all --kind memory",
                     {"engram": r["engram"], "n_docs": len(docs)})
             else:
                 rows.append(r)
-    return {"rows": rows, "timings": timings}
+                flush()
+
+        engram_rows(binary, out_dir, docs, queries, jsonl, set_name, hybrid_models, args.model_dir, timings["engram"], emit)
 
 
 def fmt(x, d=3):
@@ -838,18 +841,15 @@ def main():
         # the samples first (a minute or two), then the Debian set; results are written after each
         if args.only in (None, "samples"):
             docs, queries, meta = samples_set(args.samples, args.questions)
-            res = run_set("samples", docs, queries, args, out_dir, models, binary)
-            res["meta"] = meta
-            res["queries"] = queries
-            results["sets"]["samples"] = res
-            if args.only is None:
-                write(False)
+            results["sets"]["samples"] = {"rows": [], "timings": {}, "meta": meta, "queries": queries}
+            run_set("samples", docs, queries, args, out_dir, models, binary, results["sets"]["samples"],
+                    lambda: write(False))
         if args.only in (None, "debian"):
             docs, queries, meta = debian_set(args.lists, args.docs, args.queries, args.seed,
                                              os.path.join(out_dir, "debian-translation"))
-            res = run_set("debian", docs, queries, args, out_dir, models, binary)
-            res["meta"] = meta
-            results["sets"] = {"debian": res, **results["sets"]}
+            results["sets"] = {"debian": {"rows": [], "timings": {}, "meta": meta}, **results["sets"]}
+            run_set("debian", docs, queries, args, out_dir, models, binary, results["sets"]["debian"],
+                    lambda: write(False))
     except BenchError as e:
         print("meaning_bench: FAILED: %s" % e, file=sys.stderr)
         sys.exit(1)
