@@ -1,0 +1,860 @@
+#!/usr/bin/python3
+"""Recall by meaning: a quality benchmark for words, meaning and both (issue 12).
+
+Two sets, one run, the same documents for every row:
+
+* debian: documents are Debian's long package descriptions (the unique ones, by Description-md5, without their
+  synopsis line), a fixed seeded subset; queries are the synopses of a fixed seeded sample of those packages; the
+  judged answer to a query is its own description. MRR@10 and Recall@10.
+* samples: the natural questions in meaning_questions.jsonl over Samples/memories.jsonl, each with every memory
+  that answers it. success@5 and MRR@10 (rank of the first judged memory).
+
+Rows: python3-xapian BM25 over OR (English stemmer, stopwords), SQLite FTS5 bm25 (OR of the query words), the
+e5-small model alone (brute-force cosine; each model file), naive reciprocal rank fusion of the two (a reference
+point, k=60), and the `engram` command with meaning off ("Engram today") and on ("Engram hybrid").
+
+Usage: meaning_bench.py [OUT] [--docs N] [--queries N] [--seed S] [--only debian|samples] [--skip-engram] ...
+Exits non-zero, saying why, when a row's output is malformed or the model's vectors are wrong.
+"""
+import argparse
+import ctypes
+import glob
+import gzip
+import hashlib
+import json
+import lzma
+import os
+import random
+import re
+import shutil
+import sqlite3
+import statistics
+import subprocess
+import sys
+import time
+
+import numpy as np
+import xapian
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+
+
+def build_root():
+    """The checkout whose .build/ holds the engram binary and the model: this one, else git's main worktree."""
+    if os.path.isdir(os.path.join(ROOT, ".build")):
+        return ROOT
+    try:
+        out = subprocess.run(["git", "-C", ROOT, "worktree", "list", "--porcelain"], capture_output=True, text=True).stdout
+        first = next((l[len("worktree "):] for l in out.splitlines() if l.startswith("worktree ")), None)
+        if first and os.path.isdir(os.path.join(first, ".build")):
+            return first
+    except OSError:
+        pass
+    return ROOT
+
+
+MAIN = build_root()
+DIM = 384
+RRF_K = 60
+
+# Snowball's English stop word list (the one Xapian's own examples use), lower case.
+STOPWORDS = set("""
+i me my myself we our ours ourselves you your yours yourself yourselves he him his himself she her hers herself it
+its itself they them their theirs themselves what which who whom this that these those am is are was were be been
+being have has had having do does did doing would should could ought i'm you're he's she's it's we're they're i've
+you've we've they've i'd you'd he'd she'd we'd they'd i'll you'll he'll she'll we'll they'll isn't aren't wasn't
+weren't hasn't haven't hadn't doesn't don't didn't won't wouldn't shan't shouldn't can't cannot couldn't mustn't
+let's that's who's what's here's there's when's where's why's how's a an the and but if or because as until while of
+at by for with about against between into through during before after above below to from up down in out on off over
+under again further then once here there when where why how all any both each few more most other some such no nor
+not only own same so than too very
+""".split())
+
+
+class BenchError(Exception):
+    """A row's output is malformed or a check failed: the run fails with this reason."""
+
+
+def log(*a):
+    print(*a, file=sys.stderr, flush=True)
+
+
+def pct(values, p):
+    if not values:
+        return None
+    s = sorted(values)
+    return s[min(len(s) - 1, max(0, int(round(p / 100.0 * len(s) + 0.5)) - 1))]
+
+
+def sha256_file(path):
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def sha256_text(text):
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Debian descriptions
+
+def translation_files(lists_dir):
+    files = []
+    for p in sorted(glob.glob(os.path.join(lists_dir, "*_i18n_Translation-en*"))):
+        if p.endswith((".lz4", ".gz", ".xz")) or re.search(r"Translation-en$", p):
+            files.append(p)
+    return files
+
+
+def read_compressed(path):
+    if path.endswith(".lz4"):
+        try:
+            import lz4.frame  # python3-lz4, if present
+            with open(path, "rb") as f:
+                return lz4.frame.decompress(f.read()).decode("utf-8", "replace")
+        except ImportError:
+            pass
+        if not shutil.which("lz4"):
+            raise BenchError("%s is lz4-compressed and neither the lz4 command (Debian package lz4) nor python3-lz4 "
+                             "is installed" % path)
+        r = subprocess.run(["lz4", "-dc", path], capture_output=True)
+        if r.returncode != 0:
+            raise BenchError("lz4 -dc %s failed: %s" % (path, r.stderr.decode(errors="replace").strip()))
+        return r.stdout.decode("utf-8", "replace")
+    if path.endswith(".gz"):
+        with gzip.open(path, "rb") as f:
+            return f.read().decode("utf-8", "replace")
+    if path.endswith(".xz"):
+        with lzma.open(path, "rb") as f:
+            return f.read().decode("utf-8", "replace")
+    with open(path, "rb") as f:
+        return f.read().decode("utf-8", "replace")
+
+
+def parse_translation(text):
+    """(package, md5, synopsis, long description) for each stanza with a long description."""
+    out = []
+    for stanza in text.split("\n\n"):
+        pkg = md5 = syn = None
+        body = []
+        in_desc = False
+        for line in stanza.split("\n"):
+            if not line:
+                continue
+            if line[0] in " \t":
+                if in_desc:
+                    t = line[1:].rstrip()
+                    body.append("" if t.strip() == "." else t)
+                continue
+            key, _, value = line.partition(":")
+            in_desc = key.startswith("Description-")
+            if key == "Package":
+                pkg = value.strip()
+            elif key == "Description-md5":
+                md5 = value.strip()
+            elif in_desc:
+                syn = value.strip()
+        long_text = "\n".join(body).strip()
+        if pkg and md5 and syn and long_text:
+            out.append((pkg, md5, syn, long_text))
+    return out
+
+
+def debian_set(lists_dir, n_docs, n_queries, seed, snapshot_dir):
+    """The documents and queries. The Translation-en files are copied into the output folder, and that copy is
+    used when apt's lists no longer have them (a plain `apt-get update` removes them)."""
+    files = translation_files(lists_dir)
+    source = "apt lists"
+    if files:
+        os.makedirs(snapshot_dir, exist_ok=True)
+        for old in glob.glob(os.path.join(snapshot_dir, "*")):
+            os.remove(old)
+        for p in files:
+            shutil.copy2(p, snapshot_dir)
+    else:
+        files = translation_files(snapshot_dir)
+        source = "copy in %s (apt's lists have none now)" % snapshot_dir
+        if files:
+            log("meaning_bench: no Translation-en files in %s; using the copy from an earlier run in %s" % (lists_dir, snapshot_dir))
+    if not files:
+        raise BenchError("no Translation-en files in %s: run `apt-get update -o Acquire::Languages=en` first" % lists_dir)
+    records = []
+    for p in files:
+        records += parse_translation(read_compressed(p))
+    # Unique by Description-md5 (the same description under several packages counts once: the lowest package
+    # name speaks for it), then unique by the long text itself (two synopses over one identical body could not
+    # be told apart by any ranking; the lowest md5 keeps it).
+    by_md5 = {}
+    for pkg, md5, syn, body in sorted(records):
+        by_md5.setdefault(md5, (pkg, md5, syn, body))
+    by_text = {}
+    for md5 in sorted(by_md5):
+        r = by_md5[md5]
+        by_text.setdefault(r[3], r)
+    pool = sorted(by_text.values(), key=lambda r: r[1])
+    if n_docs <= 0 or n_docs >= len(pool):
+        chosen = list(pool)
+    else:
+        chosen = sorted(random.Random(seed).sample(pool, n_docs), key=lambda r: r[1])
+    docs = [{"id": "d%05d" % (i + 1), "package": r[0], "md5": r[1], "synopsis": r[2], "text": r[3]}
+            for i, r in enumerate(chosen)]
+    qrng = random.Random(seed * 1000003 + 17)
+    picked = qrng.sample(range(len(docs)), min(n_queries, len(docs)))
+    queries = [{"qid": "q%03d" % (i + 1), "q": docs[j]["synopsis"], "answers": [docs[j]["id"]],
+                "package": docs[j]["package"]} for i, j in enumerate(picked)]
+    meta = {"files": [{"path": p, "sha256": sha256_file(p)} for p in files], "source": source, "stanzas": len(records),
+            "unique_md5": len(by_md5), "unique_text": len(pool), "docs": len(docs), "queries": len(queries),
+            "seed": seed, "doc_chars_mean": round(statistics.mean(len(d["text"]) for d in docs), 1)}
+    return docs, queries, meta
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Samples
+
+def samples_set(memories_path, questions_path):
+    docs = []
+    with open(memories_path, encoding="utf-8") as f:
+        for line in f:
+            if not line.strip():
+                continue
+            m = json.loads(line)
+            if m.get("kind") == "memory":
+                docs.append({"id": m["id"], "text": m["content"]})
+    known = {d["id"] for d in docs}
+    queries = []
+    with open(questions_path, encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            q = json.loads(line)
+            if not q.get("q") or not q.get("answers"):
+                raise BenchError("%s:%d: needs \"q\" and a non-empty \"answers\"" % (questions_path, n))
+            unknown = [a for a in q["answers"] if a not in known]
+            if unknown:
+                raise BenchError("%s:%d: answers %s are not memories in %s" % (questions_path, n, unknown, memories_path))
+            queries.append({"qid": "n%02d" % n, "q": q["q"], "answers": list(q["answers"])})
+    return docs, queries, {"memories": len(docs), "questions": len(queries),
+                           "questions_sha256": sha256_file(questions_path)}
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Baselines: each returns {qid: [doc id, ...]} best first
+
+def xapian_bm25(docs, queries, depth):
+    db = xapian.WritableDatabase("", xapian.DB_BACKEND_INMEMORY)
+    stem = xapian.Stem("en")
+    tg = xapian.TermGenerator()
+    tg.set_stemmer(stem)
+    for d in docs:
+        doc = xapian.Document()
+        tg.set_document(doc)
+        tg.index_text(d["text"])
+        doc.add_boolean_term("Q" + d["id"])
+        doc.set_data(d["id"])
+        db.add_document(doc)
+    stopper = xapian.SimpleStopper()
+    for w in sorted(STOPWORDS):
+        stopper.add(w)
+    qp = xapian.QueryParser()
+    qp.set_stemmer(stem)
+    qp.set_stemming_strategy(xapian.QueryParser.STEM_SOME)
+    qp.set_stopper(stopper)
+    qp.set_default_op(xapian.Query.OP_OR)
+    qp.set_database(db)
+    enquire = xapian.Enquire(db)
+    enquire.set_weighting_scheme(xapian.BM25Weight())
+    out, times = {}, []
+    for q in queries:
+        t = time.perf_counter()
+        try:
+            query = qp.parse_query(q["q"], 0)
+        except xapian.QueryParserError:
+            query = xapian.Query(xapian.Query.OP_OR, [xapian.Query(w) for w in re.findall(r"\w+", q["q"].lower())])
+        enquire.set_query(query)
+        out[q["qid"]] = [m.document.get_data().decode() for m in enquire.get_mset(0, depth)]
+        times.append(time.perf_counter() - t)
+    return out, times
+
+
+def fts5_bm25(docs, queries, depth):
+    db = sqlite3.connect(":memory:")
+    db.execute("CREATE VIRTUAL TABLE d USING fts5(id UNINDEXED, body, tokenize='porter unicode61')")
+    db.executemany("INSERT INTO d(rowid, id, body) VALUES (?,?,?)", [(i + 1, d["id"], d["text"]) for i, d in enumerate(docs)])
+    out, times = {}, []
+    for q in queries:
+        words = []
+        for w in re.findall(r"\w+", q["q"].lower()):
+            if w not in words:
+                words.append(w)
+        t = time.perf_counter()
+        if not words:
+            out[q["qid"]] = []
+            continue
+        match = " OR ".join('"%s"' % w.replace('"', '""') for w in words)
+        rows = db.execute("SELECT id FROM d WHERE d MATCH ? ORDER BY bm25(d), rowid LIMIT ?", (match, depth)).fetchall()
+        out[q["qid"]] = [r[0] for r in rows]
+        times.append(time.perf_counter() - t)
+    return out, times
+
+
+def rrf(lists, depth, k=RRF_K):
+    """Naive reciprocal rank fusion of several {qid: ranking}."""
+    out = {}
+    for qid in lists[0]:
+        score = {}
+        for ranking in lists:
+            for r, doc in enumerate(ranking.get(qid, [])):
+                score[doc] = score.get(doc, 0.0) + 1.0 / (k + r + 1)
+        out[qid] = [d for d, _ in sorted(score.items(), key=lambda x: (-x[1], x[0]))][:depth]
+    return out
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The e5 engine through ctypes
+
+class E5:
+    def __init__(self, lib_path, model_path):
+        self.lib = ctypes.CDLL(lib_path)
+        L = self.lib
+        L.e5_load.restype = ctypes.c_void_p
+        L.e5_load.argtypes = [ctypes.c_char_p]
+        L.e5_dim.restype = ctypes.c_int
+        L.e5_dim.argtypes = [ctypes.c_void_p]
+        L.e5_embed.restype = ctypes.c_int
+        L.e5_embed.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int, ctypes.POINTER(ctypes.c_float)]
+        L.e5_embed_batch.restype = ctypes.c_int
+        L.e5_embed_batch.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_char_p), ctypes.c_int, ctypes.c_int,
+                                     ctypes.POINTER(ctypes.c_float)]
+        L.e5_free.argtypes = [ctypes.c_void_p]
+        self.path = model_path
+        t = time.perf_counter()
+        self.m = L.e5_load(model_path.encode())
+        self.load_ms = (time.perf_counter() - t) * 1000
+        if not self.m:
+            raise BenchError("e5_load(%s) failed" % model_path)
+        self.dim = L.e5_dim(self.m)
+        if self.dim != DIM:
+            raise BenchError("%s: e5_dim is %d, expected %d" % (model_path, self.dim, DIM))
+
+    @staticmethod
+    def check(vecs, what):
+        if vecs.ndim != 2 or vecs.shape[1] != DIM:
+            raise BenchError("%s: vectors have shape %s, expected (n, %d)" % (what, vecs.shape, DIM))
+        if not np.all(np.isfinite(vecs)):
+            raise BenchError("%s: a vector has NaN or infinite components" % what)
+        norms = np.linalg.norm(vecs, axis=1)
+        bad = np.where(np.abs(norms - 1.0) > 1e-3)[0]
+        if len(bad):
+            raise BenchError("%s: %d vectors are not unit length (e.g. norm %.4f)" % (what, len(bad), norms[bad[0]]))
+
+    def embed(self, text, is_query):
+        out = np.zeros(DIM, dtype=np.float32)
+        rc = self.lib.e5_embed(self.m, text.encode("utf-8"), 1 if is_query else 0,
+                               out.ctypes.data_as(ctypes.POINTER(ctypes.c_float)))
+        if rc != 0:
+            raise BenchError("e5_embed returned %d for %r" % (rc, text[:60]))
+        return out
+
+    def embed_batch(self, texts, is_query):
+        n = len(texts)
+        out = np.zeros((n, DIM), dtype=np.float32)
+        if n == 0:
+            return out
+        arr = (ctypes.c_char_p * n)(*[t.encode("utf-8") for t in texts])
+        rc = self.lib.e5_embed_batch(self.m, arr, n, 1 if is_query else 0,
+                                     out.ctypes.data_as(ctypes.POINTER(ctypes.c_float)))
+        if rc != 0:
+            raise BenchError("e5_embed_batch returned %d" % rc)
+        return out
+
+
+class VectorCache:
+    """Passage vectors keyed by (model file sha256, text sha256), kept in OUT/cache/<model sha256>.npz."""
+
+    def __init__(self, folder, model_sha):
+        os.makedirs(folder, exist_ok=True)
+        self.path = os.path.join(folder, "e5-passages-%s.npz" % model_sha)
+        self.vecs = {}
+        if os.path.exists(self.path):
+            try:
+                z = np.load(self.path)
+                for k, v in zip(z["keys"], z["vecs"]):
+                    self.vecs[str(k)] = v
+            except Exception as e:  # a torn cache is recomputed, not trusted
+                log("meaning_bench: ignoring unreadable cache %s (%s)" % (self.path, e))
+                self.vecs = {}
+
+    def save(self):
+        keys = sorted(self.vecs)
+        tmp = self.path + ".tmp.npz"
+        np.savez(tmp, keys=np.array(keys), vecs=np.stack([self.vecs[k] for k in keys]).astype(np.float32))
+        os.replace(tmp, self.path)
+
+
+def embed_passages(e5, cache, texts, label, batch=16):
+    keys = [sha256_text(t) for t in texts]
+    todo = sorted({k: t for k, t in zip(keys, texts) if k not in cache.vecs}.items())
+    took = 0.0
+    if todo:
+        log("meaning_bench: %s: embedding %d passages with %s (cached: %d)" %
+            (label, len(todo), os.path.basename(e5.path), len(texts) - len(todo)))
+        last_save = time.monotonic()
+        for i in range(0, len(todo), batch):
+            chunk = todo[i:i + batch]
+            t = time.perf_counter()
+            vecs = e5.embed_batch([c[1] for c in chunk], False)
+            took += time.perf_counter() - t
+            E5.check(vecs, label)
+            for (k, _), v in zip(chunk, vecs):
+                cache.vecs[k] = v
+            if time.monotonic() - last_save > 60 or i + batch >= len(todo):
+                cache.save()
+                last_save = time.monotonic()
+                log("meaning_bench: %s: %d/%d (%.1f docs/s)" % (label, min(i + batch, len(todo)), len(todo),
+                                                                  min(i + batch, len(todo)) / max(took, 1e-9)))
+    mat = np.stack([cache.vecs[k] for k in keys])
+    E5.check(mat, label + " (cached)")
+    return mat, len(todo), took
+
+
+def vector_search(doc_ids, doc_mat, qvecs, queries, depth):
+    scores = qvecs @ doc_mat.T
+    out = {}
+    for i, q in enumerate(queries):
+        order = np.argsort(-scores[i], kind="stable")[:depth]
+        out[q["qid"]] = [doc_ids[j] for j in order]
+    return out
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The engram command
+
+def engram_binary(explicit):
+    if explicit:
+        return explicit
+    rel = os.path.join(MAIN, ".build/release/engram")
+    dbg = os.path.join(MAIN, ".build/debug/engram")
+    if os.path.exists(rel) and (not os.path.exists(dbg) or os.path.getmtime(rel) >= os.path.getmtime(dbg)):
+        return rel
+    return dbg if os.path.exists(dbg) else None
+
+
+def engram_jsonl(docs, path):
+    with open(path, "w", encoding="utf-8") as f:
+        for d in docs:
+            f.write(json.dumps({"kind": "memory", "id": d["id"], "content": d["text"], "type": "note", "tags": [],
+                                "context": "", "created": "2026-01-01T00:00:00Z", "updated": "2026-01-01T00:00:00Z",
+                                "lastReinforced": "2026-11-20T00:00:00Z", "useCount": 0, "pinned": True,
+                                "source": "bench"}, ensure_ascii=False) + "\n")
+
+
+class Engram:
+    def __init__(self, binary, folder, semantic, model=None, model_dir=None):
+        self.binary = binary
+        self.folder = folder
+        if os.path.exists(folder):
+            shutil.rmtree(folder)
+        self.data = os.path.join(folder, "data")
+        self.cfg = os.path.join(folder, "config")
+        for p in (self.data, self.cfg):
+            os.makedirs(p, mode=0o700)
+        with open(os.path.join(self.cfg, "config.toml"), "w") as f:
+            f.write("[search]\nsemantic = %s\n" % ("true" if semantic else "false"))
+            if model:
+                f.write('model = "%s"\n' % model)
+            if model_dir:
+                f.write('model_dir = "%s"\n' % model_dir)
+        self.env = dict(os.environ, ENGRAM_DATA_DIR=self.data, ENGRAM_CONFIG_DIR=self.cfg)
+        self.by_meaning = self.results = 0
+
+    def run(self, args, timeout=600):
+        t = time.perf_counter()
+        r = subprocess.run([self.binary] + args, env=self.env, capture_output=True, timeout=timeout)
+        return r, time.perf_counter() - t
+
+    def import_(self, path, label):
+        r, took = self.run(["import", "--data-dir", self.data, path], timeout=3600)
+        if r.returncode != 0:
+            raise BenchError("%s: engram import exited %d: %s" % (label, r.returncode, r.stderr.decode(errors="replace")[-2000:]))
+        return took, r.stdout.decode(errors="replace").strip()
+
+    def status(self):
+        r, _ = self.run(["index", "status", "--data-dir", self.data], timeout=600)
+        if r.returncode != 0:  # older builds may not take --data-dir here; the environment says it too
+            r, _ = self.run(["index", "status"], timeout=600)
+        return (r.stdout + r.stderr).decode(errors="replace").strip()
+
+    def has_subcommand(self, *path):
+        r, _ = self.run(list(path) + ["--help"], timeout=60)
+        return r.returncode == 0
+
+    def search(self, q, label, known, depth=10, timeout=120):
+        r, took = self.run(["search", "--data-dir", self.data, "--json", "--limit", str(depth), "--all",
+                            "--kind", "memory", "--", q], timeout=timeout)
+        err = r.stderr.decode(errors="replace")
+        if r.returncode not in (0, 1) or "Traceback" in err or "Fatal error" in err:
+            raise BenchError("%s: engram search %r exited %d: %s" % (label, q, r.returncode, err[-1500:]))
+        try:
+            doc = json.loads(r.stdout)
+            results = doc["results"]
+            ids = [x["id"] for x in results]
+        except Exception as e:
+            raise BenchError("%s: engram search %r printed no valid JSON (%s): %r" % (label, q, e, r.stdout[:500]))
+        if not isinstance(results, list) or any(i not in known for i in ids) or len(ids) > depth:
+            raise BenchError("%s: engram search %r returned unknown ids or too many: %r" % (label, q, ids[:20]))
+        self.by_meaning += sum(1 for x in results if x.get("byMeaning") is True)
+        self.results += len(results)
+        return ids, took
+
+
+def meaning_in_status(text):
+    """None when `engram index status` says meaning search is on, else why not."""
+    lines = [l.strip() for l in text.splitlines() if re.search(r"meaning|embed|vector|semantic", l, re.I)]
+    if not lines:
+        return "this engram build has no meaning search (`engram index status` says nothing about meaning/vectors)"
+    off = [l for l in lines if re.search(r"\boff\b|not installed|unavailable|disabled|switched off|broken|fail", l, re.I)]
+    return ("`engram index status`: " + " / ".join(off)) if off else None
+
+
+def engram_rows(binary, folder, docs, queries, jsonl, set_name, models, model_dir, info, emit):
+    """Engram today (meaning off) and Engram hybrid (meaning on, per model file): each row, with its rankings,
+    timings and notes, goes to emit() as soon as it is measured."""
+    info.update({"binary": binary, "binary_mtime": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(os.path.getmtime(binary)))})
+    try:
+        info["main_head"] = subprocess.run(["git", "-C", MAIN, "log", "--oneline", "-1"], capture_output=True,
+                                           text=True).stdout.strip()[:100]
+        info["main_dirty"] = bool(subprocess.run(["git", "-C", MAIN, "status", "--porcelain", "--untracked-files=no"],
+                                                 capture_output=True, text=True).stdout.strip())
+    except OSError:
+        pass
+    known = {d["id"] for d in docs}
+    variants = [("Engram today", False, None)] + [("Engram hybrid", True, m) for m in models]
+    for name, semantic, model in variants:
+        label = "%s %s%s" % (set_name, name, " (%s)" % model if model else "")
+        e = Engram(binary, os.path.join(folder, "engram-%s-%s" % (set_name, (model or "off").replace(".bin", ""))),
+                   semantic, model, model_dir if semantic else None)
+        imp_s, imp_out = e.import_(jsonl, label)
+        v = {"import_s": round(imp_s, 3), "import_output": imp_out}
+        if semantic:
+            status = e.status()
+            why = meaning_in_status(status)
+            if why:
+                v["status"] = status
+                emit({"row": name, "model": model, "available": False, "note": "not available: " + why,
+                             "engram": v})
+                log("meaning_bench: %s: not available" % label)
+                continue
+            if e.has_subcommand("index", "embed"):
+                r, took = e.run(["index", "embed", "--data-dir", e.data], timeout=7200)
+                v["index_embed_s"] = round(took, 3)
+                v["index_embed_rc"] = r.returncode
+                if r.returncode != 0:
+                    raise BenchError("%s: engram index embed exited %d: %s" % (label, r.returncode,
+                                                                             r.stderr.decode(errors="replace")[-1500:]))
+            # the first search may embed what is missing: do it before timing anything
+            _, warm = e.search("warm up", label, known, timeout=7200)
+            v["first_search_s"] = round(warm, 3)
+            v["status"] = e.status()
+        else:
+            v["status"] = e.status()
+        log("meaning_bench: %s: %d queries through the engram command" % (label, len(queries)))
+        e.by_meaning = e.results = 0
+        out, times = {}, []
+        for q in queries:
+            ids, took = e.search(q["q"], label, known)
+            out[q["qid"]] = ids
+            times.append(took)
+        v["results_by_meaning_only"] = "%d of %d" % (e.by_meaning, e.results)
+        v["search_process_p50_ms"] = round(pct(times, 50) * 1000, 1)
+        v["search_process_p99_ms"] = round(pct(times, 99) * 1000, 1)
+        if os.path.exists(os.path.join(e.data, "engram.sqlite")):
+            v["data_bytes"] = sum(os.path.getsize(os.path.join(dp, f)) for dp, _, fs in os.walk(e.data) for f in fs)
+        emit({"row": name, "model": model, "available": True, "rankings": out, "engram": v})
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Scoring and checks
+
+def check_rankings(name, rankings, queries, known, depth):
+    missing = [q["qid"] for q in queries if q["qid"] not in rankings]
+    if missing:
+        raise BenchError("%s: no result list for %d queries (e.g. %s)" % (name, len(missing), missing[0]))
+    for qid, ids in rankings.items():
+        if not isinstance(ids, list) or len(ids) > max(depth, 10) or any(i not in known for i in ids):
+            raise BenchError("%s: malformed result list for %s: %r" % (name, qid, ids[:20] if isinstance(ids, list) else ids))
+        if len(set(ids)) != len(ids):
+            raise BenchError("%s: duplicate ids in the result list for %s" % (name, qid))
+    if queries and all(not rankings[q["qid"]] for q in queries):
+        raise BenchError("%s: an empty result list for every query" % name)
+
+
+def score(rankings, queries):
+    rr, hit10, hit5, empty, ranks = [], 0, 0, 0, {}
+    for q in queries:
+        ids = rankings[q["qid"]][:10]
+        if not ids:
+            empty += 1
+        rank = next((i + 1 for i, d in enumerate(ids) if d in q["answers"]), None)
+        ranks[q["qid"]] = rank
+        rr.append(1.0 / rank if rank else 0.0)
+        hit10 += 1 if rank else 0
+        hit5 += 1 if rank and rank <= 5 else 0
+    n = len(queries)
+    return {"mrr10": round(sum(rr) / n, 4), "recall10": round(hit10 / n, 4), "success5": round(hit5 / n, 4),
+            "empty": empty, "n": n, "ranks": ranks}
+
+
+# ---------------------------------------------------------------------------------------------------------------
+
+def run_set(set_name, docs, queries, args, out_dir, models, binary, res, flush):
+    """All rows for one set: {"rows": [...], "timings": {...}}"""
+    known = {d["id"] for d in docs}
+    depth = 100  # fusion looks deeper than the 10 that are scored
+    rows, timings = res["rows"], res["timings"]
+    log("meaning_bench: %s: %d documents, %d queries" % (set_name, len(docs), len(queries)))
+
+    def add(name, model, rankings, note="", extra=None):
+        check_rankings(name + (" (%s)" % model if model else ""), rankings, queries, known, depth)
+        row = {"row": name, "model": model, "available": True, **score(rankings, queries), "note": note}
+        if extra:
+            row.update(extra)
+        rows.append(row)
+        flush()
+        return row
+
+    t = time.perf_counter()
+    bm25, bm25_t = xapian_bm25(docs, queries, depth)
+    timings["xapian_bm25"] = {"index_and_search_s": round(time.perf_counter() - t, 3),
+                              "query_p50_ms": round(pct(bm25_t, 50) * 1000, 3)}
+    add("BM25 OR (python3-xapian)", None, bm25, "English stemmer, STEM_SOME, stopwords, OP_OR, BM25Weight defaults")
+    t = time.perf_counter()
+    fts, fts_t = fts5_bm25(docs, queries, 10)
+    timings["fts5_bm25"] = {"index_and_search_s": round(time.perf_counter() - t, 3),
+                            "query_p50_ms": round(pct(fts_t, 50) * 1000, 3) if fts_t else None}
+    add("SQLite FTS5 bm25 (OR)", None, fts, "porter unicode61, OR of the query's words")
+
+    doc_ids = [d["id"] for d in docs]
+    texts = [d["text"] for d in docs]
+    for mf in models:
+        path = os.path.join(args.model_dir, mf)
+        if not os.path.exists(path):
+            rows.append({"row": "e5-small alone", "model": mf, "available": False, "note": "not available: no " + path})
+            continue
+        msha = sha256_file(path)
+        e5 = E5(os.path.join(args.model_dir, "libe5.so"), path)
+        mt = {"model_sha256": msha, "model_bytes": os.path.getsize(path), "load_ms": round(e5.load_ms, 2)}
+        # query vectors one at a time, as a search would: the p50 is the query embedding latency
+        qvecs, qt = [], []
+        for q in queries:
+            t = time.perf_counter()
+            qvecs.append(e5.embed(q["q"], True))
+            qt.append(time.perf_counter() - t)
+        qvecs = np.stack(qvecs)
+        E5.check(qvecs, "%s query vectors" % mf)
+        mt["query_embed_p50_ms"] = round(pct(qt, 50) * 1000, 2)
+        mt["query_embed_p99_ms"] = round(pct(qt, 99) * 1000, 2)
+        if set_name == "samples":
+            # the whole sample collection, fresh each run: the time to embed it and the throughput on short memories
+            t = time.perf_counter()
+            dmat = np.concatenate([e5.embed_batch(texts[i:i + 16], False) for i in range(0, len(texts), 16)])
+            took = time.perf_counter() - t
+            E5.check(dmat, "%s sample vectors" % mf)
+            mt["embed_collection_s"] = round(took, 3)
+            mt["docs_per_s"] = round(len(texts) / took, 1)
+        else:
+            cache = VectorCache(os.path.join(out_dir, "cache"), msha)
+            dmat, fresh, took = embed_passages(e5, cache, texts, "%s %s" % (set_name, mf))
+            if fresh:
+                mt["fresh_docs"] = fresh
+                mt["fresh_embed_s"] = round(took, 2)
+            # throughput, measured every run on the same 64 documents (cached or not)
+            bench_texts = texts[:64]
+            t = time.perf_counter()
+            bvec = np.concatenate([e5.embed_batch(bench_texts[i:i + 16], False) for i in range(0, len(bench_texts), 16)])
+            took = time.perf_counter() - t
+            if not np.allclose(bvec, dmat[:len(bench_texts)], atol=2e-3):
+                raise BenchError("%s: re-embedding the first documents does not give the cached vectors (stale cache "
+                                 "or a non-deterministic engine); delete %s" % (mf, cache.path))
+            mt["docs_per_s"] = round(len(bench_texts) / took, 1)
+            mt["ms_per_doc"] = round(took / len(bench_texts) * 1000, 1)
+        t = time.perf_counter()
+        vec = vector_search(doc_ids, dmat, qvecs, queries, depth)
+        mt["brute_force_all_queries_ms"] = round((time.perf_counter() - t) * 1000, 2)
+        timings[mf] = mt
+        add("e5-small alone", mf, vec, "brute-force cosine, passages is_query=0, queries is_query=1")
+        add("naive RRF (BM25 OR + e5)", mf, rrf([bm25, vec], 10), "reference: k=%d over the top %d of each" % (RRF_K, depth))
+        e5.lib.e5_free(e5.m)
+
+    if args.skip_engram:
+        for name in ("Engram today", "Engram hybrid"):
+            rows.append({"row": name, "model": None, "available": False, "note": "skipped (--skip-engram)"})
+    elif not binary:
+        for name in ("Engram today", "Engram hybrid"):
+            rows.append({"row": name, "model": None, "available": False, "note": "not available: no engram binary"})
+    else:
+        jsonl = os.path.join(out_dir, "%s-docs.jsonl" % set_name)
+        if set_name == "samples":
+            shutil.copyfile(args.samples, jsonl)
+        else:
+            engram_jsonl(docs, jsonl)
+        hybrid_models = [m for m in args.hybrid_models.split(",") if m]
+        timings["engram"] = {}
+
+        def emit(r):
+            if r["available"]:
+                add(r["row"], r["model"], r["rankings"], "engram search --json --all --kind memory",
+                    {"engram": r["engram"], "n_docs": len(docs)})
+            else:
+                rows.append(r)
+                flush()
+
+        engram_rows(binary, out_dir, docs, queries, jsonl, set_name, hybrid_models, args.model_dir, timings["engram"], emit)
+
+
+def fmt(x, d=3):
+    return "—" if x is None else ("%." + str(d) + "f") % x
+
+
+def markdown(results):
+    lines = []
+    for set_name, res in results["sets"].items():
+        meta = res["meta"]
+        if set_name == "debian":
+            lines.append("### Debian descriptions: %d documents, %d queries (seed %d)" % (meta["docs"], meta["queries"], meta["seed"]))
+            lines.append("")
+            lines.append("| Row | Model | MRR@10 | Recall@10 | empty | Note |")
+            lines.append("|---|---|---:|---:|---:|---|")
+            for r in res["rows"]:
+                if r["available"]:
+                    lines.append("| %s | %s | %s | %s | %d | %s |" % (r["row"], r.get("model") or "", fmt(r["mrr10"]),
+                                                                    fmt(r["recall10"]), r["empty"], r.get("note", "")))
+                else:
+                    lines.append("| %s | %s | — | — | — | %s |" % (r["row"], r.get("model") or "", r["note"]))
+        else:
+            lines.append("### Natural questions over Samples/: %d memories, %d questions" % (meta["memories"], meta["questions"]))
+            lines.append("")
+            lines.append("| Row | Model | success@5 | MRR@10 | empty | Note |")
+            lines.append("|---|---|---:|---:|---:|---|")
+            for r in res["rows"]:
+                if r["available"]:
+                    lines.append("| %s | %s | %s (%d/%d) | %s | %d | %s |" % (
+                        r["row"], r.get("model") or "", fmt(r["success5"]), round(r["success5"] * r["n"]), r["n"],
+                        fmt(r["mrr10"]), r["empty"], r.get("note", "")))
+                else:
+                    lines.append("| %s | %s | — | — | — | %s |" % (r["row"], r.get("model") or "", r["note"]))
+        lines.append("")
+        if set_name == "samples":
+            avail = [r for r in res["rows"] if r["available"]]
+            lines.append("<details><summary>Rank of the first judged memory per question (— = not in the top 10)</summary>")
+            lines.append("")
+            lines.append("| Question | " + " | ".join("%s%s" % (r["row"], " " + r["model"].replace(".bin", "") if r.get("model") else "")
+                                                    for r in avail) + " |")
+            lines.append("|---|" + "---:|" * len(avail))
+            for q in res["queries"]:
+                lines.append("| %s | " % q["q"].replace("|", "\\|") + " | ".join(
+                    str(r["ranks"][q["qid"]] or "—") for r in avail) + " |")
+            lines.append("")
+            lines.append("</details>")
+            lines.append("")
+        t = res["timings"]
+        models = [k for k in t if k.endswith(".bin")]
+        if models:
+            lines.append("| Model (%s) | size | load | query embed p50 / p99 | docs/s (passages) | brute force, all queries |" % set_name)
+            lines.append("|---|---:|---:|---:|---:|---:|")
+            for m in models:
+                x = t[m]
+                extra = ""
+                if "embed_collection_s" in x:
+                    extra = " (collection in %.2f s)" % x["embed_collection_s"]
+                lines.append("| %s | %.0f MB | %.1f ms | %.1f / %.1f ms | %.1f%s | %.1f ms |" % (
+                    m, x["model_bytes"] / 1e6, x["load_ms"], x["query_embed_p50_ms"], x["query_embed_p99_ms"],
+                    x["docs_per_s"], extra, x["brute_force_all_queries_ms"]))
+            lines.append("")
+        er = [r for r in res["rows"] if r["available"] and "engram" in r]
+        if er:
+            info = t.get("engram", {})
+            lines.append("Engram binary: %s, built %s; /work/main at %s%s." % (
+                info.get("binary"), info.get("binary_mtime"), info.get("main_head", "?")[:7],
+                " with uncommitted changes" if info.get("main_dirty") else ""))
+            lines.append("")
+            lines.append("| Engram (%s) | import | `index embed` | first search | search per process p50 / p99 | results found by meaning only | meaning (index status) |" % set_name)
+            lines.append("|---|---:|---:|---:|---:|---:|---|")
+            for r in er:
+                v = r["engram"]
+                meaning = [l for l in v.get("status", "").splitlines() if l.startswith("Meaning")]
+                lines.append("| %s %s | %.2f s | %s | %s | %.1f / %.1f ms | %s | %s |" % (
+                    r["row"], r.get("model") or "", v["import_s"],
+                    ("%.1f s (%.1f docs/s)" % (v["index_embed_s"], r["n_docs"] / v["index_embed_s"]))
+                    if "index_embed_s" in v else "—",
+                    ("%.2f s" % v["first_search_s"]) if "first_search_s" in v else "—",
+                    v["search_process_p50_ms"], v["search_process_p99_ms"], v.get("results_by_meaning_only", "—"),
+                    (meaning[0] if meaning else "").replace("|", "/")))
+            lines.append("")
+    return "\n".join(lines)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("out", nargs="?", default=os.path.join(MAIN, "bench-out/meaning"))
+    ap.add_argument("--docs", type=int, default=3000, help="Debian documents (0: all unique descriptions)")
+    ap.add_argument("--queries", type=int, default=500)
+    ap.add_argument("--seed", type=int, default=12)
+    ap.add_argument("--only", choices=["debian", "samples"])
+    ap.add_argument("--skip-engram", action="store_true")
+    ap.add_argument("--engram", help="the engram binary (default: the newer of .build/{release,debug}/engram in this "
+                                     "checkout, else in git's main worktree: %s)" % MAIN)
+    ap.add_argument("--model-dir", default=os.path.join(MAIN, ".build/model"))
+    ap.add_argument("--models", default="e5-small-q4.bin,e5-small-enpt-q4.bin", help="model files measured alone")
+    ap.add_argument("--hybrid-models", default="e5-small-q4.bin",
+                    help="model files the Engram hybrid row runs with ([search] model), comma-separated")
+    ap.add_argument("--lists", default="/var/lib/apt/lists")
+    ap.add_argument("--samples", default=os.path.join(ROOT, "Samples/memories.jsonl"))
+    ap.add_argument("--questions", default=os.path.join(HERE, "meaning_questions.jsonl"))
+    args = ap.parse_args()
+
+    out_dir = os.path.abspath(args.out)
+    os.makedirs(out_dir, exist_ok=True)
+    models = [m for m in args.models.split(",") if m]
+    binary = None if args.skip_engram else engram_binary(args.engram)
+    if not args.skip_engram and not os.path.exists(os.path.join(args.model_dir, "libe5.so")):
+        log("meaning_bench: no %s/libe5.so: scripts/install-model.sh installs it" % args.model_dir)
+    results = {"started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "args": vars(args), "sets": {},
+               "xapian": xapian.version_string(), "sqlite": sqlite3.sqlite_version, "cpus": os.cpu_count()}
+    start = time.monotonic()
+
+    def write(final):
+        results["seconds"] = round(time.monotonic() - start, 1)
+        results["complete"] = final
+        md = markdown(results)
+        with open(os.path.join(out_dir, "results.md"), "w") as f:
+            f.write("# Recall by meaning: benchmark (%s)%s\n\n%s\n" % (
+                results["started"], "" if final else " — partial, still running", md))
+        with open(os.path.join(out_dir, "results.json"), "w") as f:
+            json.dump(results, f, indent=1, sort_keys=True)
+        return md
+
+    try:
+        # the samples first (a minute or two), then the Debian set; results are written after each
+        if args.only in (None, "samples"):
+            docs, queries, meta = samples_set(args.samples, args.questions)
+            results["sets"]["samples"] = {"rows": [], "timings": {}, "meta": meta, "queries": queries}
+            run_set("samples", docs, queries, args, out_dir, models, binary, results["sets"]["samples"],
+                    lambda: write(False))
+        if args.only in (None, "debian"):
+            docs, queries, meta = debian_set(args.lists, args.docs, args.queries, args.seed,
+                                             os.path.join(out_dir, "debian-translation"))
+            results["sets"] = {"debian": {"rows": [], "timings": {}, "meta": meta}, **results["sets"]}
+            run_set("debian", docs, queries, args, out_dir, models, binary, results["sets"]["debian"],
+                    lambda: write(False))
+    except BenchError as e:
+        print("meaning_bench: FAILED: %s" % e, file=sys.stderr)
+        sys.exit(1)
+    print(write(True))
+    log("meaning_bench: wrote %s/results.md and results.json (%.0f s)" % (out_dir, results["seconds"]))
+
+if __name__ == "__main__":
+    main()
