@@ -48,13 +48,19 @@ if [ "${1:-}" = "--shells" ]; then
 fi
 if [ "${1:-}" = "--bench" ]; then
   # perf and valgrind: for profiling a missed target (`perf record -g`, `valgrind --tool=callgrind`).
-  packages+=(python3-xapian python3-dbus g++ libxapian-dev dbus-daemon dbus-bin linux-perf valgrind)
+  packages+=(python3-xapian python3-dbus g++ libxapian-dev dbus-daemon dbus-bin linux-perf valgrind python3-numpy lz4)
 fi
 
 if [ "${1:-}" = "--stress" ]; then
   # make stress: Xapian's tools and bindings, the bus and its clients, notification servers, ss, timeout
   packages+=(xapian-tools python3-xapian python3-dbus python3-dbusmock python3-gi dbus-daemon dbus-bin libglib2.0-bin
     dunst xvfb iproute2 procps coreutils util-linux)
+fi
+
+# The meaning benchmark reads Debian's long package descriptions (Translation-en), which apt fetches only when asked.
+if [ "${1:-}" = "--bench" ] && ! ls /var/lib/apt/lists/*Translation-en* >/dev/null 2>&1; then
+  SUDO_BENCH=""; [ "$(id -u)" -ne 0 ] && SUDO_BENCH="sudo"
+  $SUDO_BENCH apt-get update -qq -o Acquire::Languages=en || echo "engram: could not fetch Debian's Translation-en files" >&2
 fi
 
 missing=()
