@@ -105,7 +105,7 @@ let package = Package(
         .target(name: "EngramTestSupport", dependencies: ["DBus"], path: "Tests/EngramTestSupport"),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "DBusWatch", "EngramTestSupport"]),
         .testTarget(name: "FeedsTests", dependencies: ["Feeds", "EngramCore"], resources: [.copy("Golden")]),
-        .testTarget(name: "EngramTests", dependencies: ["EngramCore", "Indexer"]),
+        .testTarget(name: "EngramTests", dependencies: ["EngramCore", "Indexer", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "IntentsTests", dependencies: ["Intents", "Indexer", "EngramCore"], resources: [.copy("Golden")]),
         .testTarget(name: "NotifierTests", dependencies: ["Notifier", "DBus", "EngramCore", "EngramTestSupport"]),
         .testTarget(name: "DaemonTests", dependencies: ["Daemon", "DBus", "EngramCore", "Indexer", "Intents", "EngramTestSupport"]),
