@@ -36,10 +36,13 @@ extension Library {
 
     /// How many items wait for a vector: pending outbox entries past the mark, or every item when there is no mark.
     public func embeddingBacklog() throws -> Int {
+        // Items without a vector (a first pass stopped half-way leaves the outbox already pruned), and changes since
+        // the mark (edits to items that have an older vector).
+        let missing = max(0, try store.itemCount() - store.vectorCount())
         if let mark = try store.vectorMark(), try store.vectorModel() == (try? meaningModel.get())?.modelID {
-            return try store.pendingOutboxCount(after: mark)
+            return max(missing, try store.pendingOutboxCount(after: mark))
         }
-        return max(0, try store.itemCount() - store.vectorCount())
+        return try store.itemCount()
     }
 
     /// Meaning search's state, for `engram index status`.

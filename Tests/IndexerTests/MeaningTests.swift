@@ -142,6 +142,10 @@ struct MeaningTests {
         #expect(try lib.search(SearchRequest(query: "gummy OR dentist")).hits.count == 2)
         #expect(try lib.search(SearchRequest(query: "\"whole wheat loaf\" insurance car")).hits.isEmpty)
         #expect(QueryShape.isNatural("what do I know about bread"))
+        #expect(QueryShape.isNatural("command-line tool for C++ projects (transitional package)"), "ordinary punctuation")
+        #expect(QueryShape.plainWords("tag:baking loaf") == nil && QueryShape.plainWords("loaf -gummy") == nil
+                && QueryShape.plainWords("\"whole wheat\" loaf") == nil && QueryShape.plainWords("bread OR loaf") == nil
+                && QueryShape.plainWords("sourd* loaf") == nil)
         #expect(!QueryShape.isNatural("sourdough schedule"))
         #expect(!QueryShape.isNatural("tag:baking loaf gummy cut"))
         #expect(QueryShape.wantsMeaning("sticky bread", partial: false) == true)

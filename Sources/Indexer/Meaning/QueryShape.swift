@@ -23,13 +23,23 @@ public enum QueryShape {
     ]
 
     /// The words of a query with no syntax in it; nil when it has any.
+    ///
+    /// Ordinary writing is not syntax: punctuation around a word ("(transitional package)", "checklist:"), and
+    /// hyphens, dots, apostrophes, plus signs, slashes and underscores inside one ("command-line", "C++", "3.0",
+    /// "TCP/IP"). Syntax is: quotes, a field (`tag:x`), a leading `-` or `+`, a wildcard `*`, brackets with an
+    /// operator, and the operators AND, OR, NOT, XOR, NEAR, ADJ.
     public static func plainWords(_ query: String) -> [String]? {
         var words: [String] = []
+        if query.contains("\"") || query.contains("*") { return nil }
         for raw in query.split(whereSeparator: \.isWhitespace) {
             var token = Substring(raw)
-            while let last = token.last, "?!.,;".contains(last) { token = token.dropLast() }
+            if let first = token.first, first == "-" || first == "+" { return nil }
+            while let first = token.first, "(".contains(first) { token = token.dropFirst() }
+            while let last = token.last, "?!.,;:)".contains(last) { token = token.dropLast() }
             if token.isEmpty { continue }
-            guard IndexReader.isPlainWord(token) else { return nil }
+            guard let first = token.first, first.isLetter || first.isNumber,
+                  token.allSatisfy({ $0.isLetter || $0.isNumber || "-'.+_/\u{2019}".contains($0) }),
+                  !["AND", "OR", "NOT", "XOR", "NEAR", "ADJ"].contains(String(token)) else { return nil }
             words.append(String(token))
         }
         return words
