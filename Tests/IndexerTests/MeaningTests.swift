@@ -143,6 +143,8 @@ struct MeaningTests {
         #expect(try lib.search(SearchRequest(query: "\"whole wheat loaf\" insurance car")).hits.isEmpty)
         #expect(QueryShape.isNatural("what do I know about bread"))
         #expect(QueryShape.isNatural("command-line tool for C++ projects (transitional package)"), "ordinary punctuation")
+        #expect(QueryShape.isNatural("FFmpeg library with extra (de)muxers - Python 3 version"))
+        #expect(QueryShape.isNatural("provides modules recommended for Task::Kensho::WebCrawling"))
         #expect(QueryShape.plainWords("tag:baking loaf") == nil && QueryShape.plainWords("loaf -gummy") == nil
                 && QueryShape.plainWords("\"whole wheat\" loaf") == nil && QueryShape.plainWords("bread OR loaf") == nil
                 && QueryShape.plainWords("sourd* loaf") == nil)

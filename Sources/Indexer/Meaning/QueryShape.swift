@@ -12,6 +12,8 @@ import Foundation
 ///   questions in ordinary words (a last word shorter than four letters is taken as still being typed): "sourd"
 ///   is not yet a meaning, and "sourdough sched" narrows by words as the person types.
 public enum QueryShape {
+    /// The field prefixes of the query syntax (`tag:x`…): "Task::Kensho" or "12:30" are words, "tag:baking" is not.
+    static let fields: Set<String> = ["tag", "type", "ctx", "in", "kind", "title", "created"]
     static let questionWords: Set<String> = [
         "how", "what", "why", "when", "where", "who", "which", "whats", "do", "does", "did", "is", "are", "can",
         "could", "should", "would", "was", "were", "have", "has", "i", "my",
@@ -24,21 +26,23 @@ public enum QueryShape {
 
     /// The words of a query with no syntax in it; nil when it has any.
     ///
-    /// Ordinary writing is not syntax: punctuation around a word ("(transitional package)", "checklist:"), and
-    /// hyphens, dots, apostrophes, plus signs, slashes and underscores inside one ("command-line", "C++", "3.0",
-    /// "TCP/IP"). Syntax is: quotes, a field (`tag:x`), a leading `-` or `+`, a wildcard `*`, brackets with an
-    /// operator, and the operators AND, OR, NOT, XOR, NEAR, ADJ.
+    /// Ordinary writing is not syntax: punctuation around a word ("(transitional package)", "checklist:"), a dash
+    /// between words, and hyphens, dots, apostrophes, plus signs, slashes, colons and brackets inside one
+    /// ("command-line", "C++", "3.0", "TCP/IP", "Task::Kensho", "(de)muxers"). Syntax is: quotes, a field (`tag:x`),
+    /// a leading `-` or `+`, a wildcard `*`, and the operators AND, OR, NOT, XOR, NEAR, ADJ.
     public static func plainWords(_ query: String) -> [String]? {
         var words: [String] = []
         if query.contains("\"") || query.contains("*") { return nil }
         for raw in query.split(whereSeparator: \.isWhitespace) {
             var token = Substring(raw)
+            if token.allSatisfy({ "-–—:;,.()&/".contains($0) }) { continue }  // a dash or mark between words
             if let first = token.first, first == "-" || first == "+" { return nil }
             while let first = token.first, "(".contains(first) { token = token.dropFirst() }
             while let last = token.last, "?!.,;:)".contains(last) { token = token.dropLast() }
             if token.isEmpty { continue }
+            if let colon = token.firstIndex(of: ":"), fields.contains(token[..<colon].lowercased()) { return nil }
             guard let first = token.first, first.isLetter || first.isNumber,
-                  token.allSatisfy({ $0.isLetter || $0.isNumber || "-'.+_/\u{2019}".contains($0) }),
+                  token.allSatisfy({ $0.isLetter || $0.isNumber || "-'.+_/():\u{2019}".contains($0) }),
                   !["AND", "OR", "NOT", "XOR", "NEAR", "ADJ"].contains(String(token)) else { return nil }
             words.append(String(token))
         }
