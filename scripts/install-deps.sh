@@ -46,7 +46,9 @@ fi
 if [ "${1:-}" = "--stress" ]; then
   # make stress: Xapian's tools and bindings, the bus and its clients, notification servers, ss, timeout
   packages+=(xapian-tools python3-xapian python3-dbus python3-dbusmock python3-gi dbus-daemon dbus-bin libglib2.0-bin
-    dunst xvfb iproute2 procps coreutils util-linux)
+    dunst xvfb iproute2 procps coreutils util-linux
+    # part 5 runs the feeds' parsed output through the real Conky (console only)
+    conky-std)
 fi
 
 missing=()
