@@ -208,13 +208,18 @@ def conky_run(outputs):
         f.write("]]\n")
     p = subprocess.run(["conky", "-c", conf], capture_output=True, timeout=120, env=ENV)
     shown = p.stdout.decode(errors="replace")
+    with open(f"{OUT}/5-conky-console.txt", "w") as f:
+        f.write(shown)
     if not os.path.exists(control):
         fail(f"the positive control did not run: Conky did not execute an unescaped ${{exec}} (exit {p.returncode}: "
              f"{p.stderr.decode(errors='replace')[:200]}), so the marker check below proves nothing")
     figure("conky_positive_control_ran", "yes" if os.path.exists(control) else "no")
     figure("conky_parsed_outputs_run_through_conky", len(outputs))
-    if "HC1" not in shown:
-        fail("Conky did not show the Conky memory's text from the parsed outputs")
+    # Conky showed the outputs, literally: the Conky memory's `${exec touch …}` as text (its `$$` became `$`).
+    if "control  end" not in shown:
+        fail(f"Conky did not show the positive control's line (see {OUT}/5-conky-console.txt)")
+    if "Conky ${exec touch " + tmp not in shown:
+        fail(f"Conky did not show the Conky memory's ${{exec …}} as text from the parsed outputs (see {OUT}/5-conky-console.txt)")
 
 
 def main():
