@@ -206,7 +206,7 @@ def conky_run(outputs):
                 " background = false, max_text_width = 0, text_buffer_size = 200000 }\nconky.text = [[\n")
         f.write("".join(f"${{execp cat {p}}}\n" for p in files))
         f.write("]]\n")
-    p = subprocess.run(["conky", "-c", conf], capture_output=True, timeout=120, env=ENV)
+    p = subprocess.run(["conky", "-c", conf], capture_output=True, timeout=120, env=ENV, cwd=tmp)  # what a payload runs, runs in tmp
     shown = p.stdout.decode(errors="replace")
     with open(f"{OUT}/5-conky-console.txt", "w") as f:
         f.write(shown)
