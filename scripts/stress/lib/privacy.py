@@ -186,10 +186,13 @@ def main():
 
     # ---------------------------------------------------------------- the daemon, traced
     trace = f"{OUT}/7-daemon.strace"
+    daemon_cwd = f"{tmp}/cwd/a/b"
+    os.makedirs(daemon_cwd)
+    os.makedirs(f"{tmp}/etc")
     daemon_log = open(f"{OUT}/7-daemon.log", "w")
     daemon = subprocess.Popen(["strace", "-f", "-qq", "-e",
                                "trace=execve,openat,open,creat,rename,renameat,renameat2,unlink,unlinkat,mkdir,mkdirat,symlink,symlinkat,link,linkat,truncate",
-                               "-o", trace, ENGRAM, "daemon"], env=env, stdout=daemon_log, stderr=subprocess.STDOUT)
+                               "-o", trace, ENGRAM, "daemon"], env=env, stdout=daemon_log, stderr=subprocess.STDOUT, cwd=daemon_cwd)
     bus = dbus.SessionBus()
     pid = None
     try:
@@ -212,8 +215,10 @@ def main():
         engram_obj.ExportProgress("json", "mine.json", dbus_interface=E1, timeout=DEADLINE)
         if not os.path.isfile(f"{DATA}/exports/mine.json"):
             fail("ExportProgress with a plain file name did not write exports/mine.json")
+        # Every target lies in this part's scratch folder (relative ones resolve from the daemon's folder there), so a
+        # daemon that wrote where it was told would not touch the machine.
         elsewhere = [f"{tmp}/outside.md", f"{home}/.bashrc", "../../outside.md", "exports/../../outside.md", "..", ".hidden",
-                     f"{DATA}/engram.sqlite", "/etc/engram-pwned", "sub/dir.md"]
+                     f"{DATA}/engram.sqlite", f"{tmp}/etc/engram-pwned", "sub/dir.md"]
         refused = 0
         for path in elsewhere:
             try:
@@ -223,7 +228,7 @@ def main():
                 refused += 1
                 if "exports folder" not in str(e):
                     fail(f"ExportProgress refused {path!r} without saying why: {e}")
-        for path in (f"{tmp}/outside.md", f"{home}/.bashrc", f"{tmp}/outside.md", "/etc/engram-pwned"):
+        for path in (f"{tmp}/outside.md", f"{home}/.bashrc", f"{tmp}/cwd/outside.md", f"{tmp}/cwd/a/b/.hidden", f"{tmp}/etc/engram-pwned"):
             if os.path.exists(path):
                 fail(f"ExportProgress created {path}")
         figure("export_progress_paths_refused", f"{refused} of {len(elsewhere)}")
