@@ -1,3 +1,4 @@
+import EngramCore
 import Foundation
 import Indexer
 import Testing
