@@ -5,7 +5,7 @@
 # (copied from bench-out/results.json / stress-out/results.json, which record the commit and whether the tree
 # was dirty). Fails, naming the files, when a file the run measured changed since that commit: Sources/,
 # Package.swift and the suite's own scripts (scripts/bench/ for bench, scripts/stress/ for stress, and the corpus
-# script both use). Commits that touch only other files (README, tests, docs) keep the figures valid.
+# script both use), Markdown excepted. Commits that touch only other files (README, tests, docs) keep the figures valid.
 # Also fails when a marker is missing, names a commit this clone lacks, or a run was made on a dirty tree.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -29,7 +29,8 @@ for suite in bench stress; do
     status=1; continue
   fi
   paths=("${common[@]}" "scripts/$suite")
-  changed=$(git diff --name-only "$commit" -- "${paths[@]}")  # against the working tree: uncommitted edits count
+  # Against the working tree (uncommitted edits count); Markdown (the suites' READMEs) is not measured code.
+  changed=$(git diff --name-only "$commit" -- "${paths[@]}" ':(exclude)*.md')
   if [ -n "$changed" ]; then
     n=$(wc -l <<<"$changed")
     echo "check-figures: README's $suite figures are from ${commit:0:10}; $n measured file(s) changed since:" >&2

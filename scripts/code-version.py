@@ -21,7 +21,7 @@ def code_version(root, suite):
     if not commit:
         return {"commit": None, "dirty": True, "dirty_files": [], "marker": None,
                 "note": "not a git checkout: the run cannot be tied to a commit"}
-    changed = git("status", "--porcelain", "--", *MEASURED, f"scripts/{suite}") or ""
+    changed = git("status", "--porcelain", "--", *MEASURED, f"scripts/{suite}", ":(exclude)*.md") or ""
     files = [l[3:] for l in changed.splitlines() if l.strip()]
     state = "dirty" if files else "clean"
     return {"commit": commit, "dirty": bool(files), "dirty_files": files[:50],
