@@ -26,6 +26,8 @@ packages=(
   git binutils gcc libc6-dev libstdc++-12-dev libcurl4 libxml2 libsqlite3-0 libncurses6 libuuid1 zlib1g tzdata
   # run and test: Xapian's own tools, the bus, D-Bus peers and validators
   python3-pip xapian-tools dbus-daemon dbus-bin libglib2.0-bin python3-dbusmock python3-dbus python3-xapian desktop-file-utils graphviz python3-gi
+  # the shells whose completion scripts the tests parse (`zsh -n`, `fish -n`)
+  zsh fish
   # the icon themes the desktop search icons are checked against (GNOME's Adwaita, the hicolor fallback)
   adwaita-icon-theme hicolor-icon-theme
   # live notifications end to end: dunst under a virtual X display, busctl for `dunstctl history`, screenshots
@@ -36,7 +38,9 @@ if [ "${1:-}" = "--widgets" ]; then
     # feeds end to end: the other bars and launchers, notify-send, typing into them, fonts, JSON
     polybar fuzzel wofi libnotify-bin xdotool wtype x11-utils fonts-dejavu-core jq
     # what the end-to-end script itself runs: pgrep, sway's background
-    procps swaybg)
+    procps swaybg
+    # reading the widgets' text back from screenshots (Conky under Xvfb, rofi as you type)
+    tesseract-ocr tesseract-ocr-eng)
 fi
 if [ "${1:-}" = "--shells" ]; then
   # make test-shells: headless GNOME Shell 43 (software rendering, no X server) and gcc for its LD_PRELOAD;
@@ -54,7 +58,9 @@ fi
 if [ "${1:-}" = "--stress" ]; then
   # make stress: Xapian's tools and bindings, the bus and its clients, notification servers, ss, timeout
   packages+=(xapian-tools python3-xapian python3-dbus python3-dbusmock python3-gi dbus-daemon dbus-bin libglib2.0-bin
-    dunst xvfb iproute2 procps coreutils util-linux)
+    dunst xvfb iproute2 procps coreutils util-linux
+    # part 5 runs the feeds' parsed output through the real Conky (console only)
+    conky-std)
 fi
 
 # The meaning benchmark reads Debian's long package descriptions (Translation-en), which apt fetches only when asked.

@@ -6,9 +6,10 @@
 #   scripts/widgets-e2e.sh [--screenshots] [ENGRAM_BIN [ENGRAM_FEED_BIN]]
 #
 # Logs, screenshots and results.md go to bench-out/widgets/; with --screenshots the screenshots are also
-# copied into Integrations/*/. A program that cannot run here is skipped with the reason (not failed);
-# any broken expectation fails the run. sway refuses to run as root, so as root everything runs as a
-# user `engramtest` (created if missing). ENGRAM_E2E_ONLY="waybar rofi" runs a few parts.
+# copied into Integrations/*/. Every program it uses is installed by `make test` (install-deps.sh --widgets): a
+# missing one fails the run with a sentence; any broken expectation fails the run. sway refuses to run as root,
+# so as root everything runs as a user of this run's own (`engramt<pid>`, no home folder), removed at exit.
+# ENGRAM_E2E_ONLY="waybar rofi" runs a few parts.
 #
 # Several of these runs may share the machine (other work trees' `make test`): nothing here uses a fixed
 # X display, and processes are found and signalled only when they belong to this run (their
@@ -47,6 +48,8 @@ cleanup() {
         kill -9 "$p" 2>/dev/null
     done
     rm -rf "$work"
+    # The run's own user goes with it (its processes were ended above; -f in case one lingers).
+    if [ -n "${made_user:-}" ]; then userdel -f "$made_user" 2>/dev/null || echo "widgets-e2e: could not remove the user $made_user" >&2; fi
 }
 trap cleanup EXIT
 
@@ -101,11 +104,14 @@ poll_shot() {  # poll_shot SECONDS "PREDICATE ARGS" FILE GRAB-COMMAND… (the fi
 # ---------------------------------------------------------------- the user, the binaries, the data
 export LANG=C.UTF-8 TZ=UTC
 user=$(id -un)
+made_user=""
 if [ "$(id -u)" -eq 0 ]; then
-    user=engramtest
-    # Two runs may create the user at once; useradd then fails on the passwd lock: try again.
-    wait_for 60 bash -c "id $user || useradd -m -s /bin/bash $user" \
+    user="engramt$$"
+    # This run's own user, without a home folder (HOME is $work/home), removed by cleanup. Two runs may add
+    # users at once; useradd then fails on the passwd lock: try again.
+    wait_for 60 useradd -M -d "$work/home" -s /bin/bash "$user" \
         || { echo "widgets-e2e: cannot create the user $user" >&2; exit 1; }
+    made_user=$user
 fi
 home="$work/home"
 mkdir -p "$home/.config" "$work/bin" "$work/data" "$work/config" "$work/xdg"
@@ -258,7 +264,8 @@ exec waybar -c $work/bar.jsonc -s $work/bar.css -l debug > $out/waybar.log 2>&1"
     check waybar "the bar shows the running session (its .running colour) and the hostile memory as a full line of text" \
         poll_shot 60 waybar_up "$shot" "${grab_bar[@]}"
     local hostile_width=$(( $(pixels "$hostile_bg" "$shot") / 30 ))
-    pass waybar "the newest memory, <b>, & and <span> included, takes ~${hostile_width} px of the bar ($(colours "$shot") colours in the screenshot)"
+    check waybar "the newest memory, <b>, & and <span> included, takes ~${hostile_width} px of the bar (at least 133: a full line; $(colours "$shot") colours in the screenshot)" \
+        test "$hostile_width" -ge 133
     keep_screenshot "$shot" Integrations/waybar/screenshot.png || fail waybar "no screenshot"
 
     # The control module prints unescaped markup; once Waybar has complained about it, the log is known to
@@ -356,6 +363,19 @@ start_xvfb() {  # a display number of its own (-displayfd): other runs on this m
     return 1
 }
 xshot() { import -window root "$@"; }
+ocr() {  # ocr FILE — the text tesseract reads in a screenshot (grey, scaled up 3×; light-on-dark is turned round)
+    convert "$1" -colorspace Gray -resize 300% -normalize "$1.ocr.png" 2>/dev/null || return 1
+    local mean; mean=$(convert "$1.ocr.png" -format '%[fx:mean]' info: 2>/dev/null || echo 1)
+    awk -v m="$mean" 'BEGIN { exit !(m < 0.5) }' && convert "$1.ocr.png" -negate "$1.ocr.png"
+    tesseract "$1.ocr.png" - 2>/dev/null | tr '[:upper:]' '[:lower:]' | tee "$1.txt"
+}
+ocr_has() {  # ocr_has "WORD…" FILE — every word (lower case) is read back from the screenshot
+    local text w; text=$(ocr "$2")
+    for w in $1; do grep -qF -- "$w" <<<"$text" || return 1; done
+}
+words_of() {  # words_of TEXT — up to three words of 6+ letters, lower case (what OCR reads reliably)
+    tr '[:upper:]' '[:lower:]' <<<"$1" | grep -oE '[a-z]{6,}' | head -3 | tr '\n' ' '
+}
 
 # ---------------------------------------------------------------- 3. Conky 1.18
 conky_test() {
@@ -382,8 +402,14 @@ EOF
         chmod 644 "$work/conky-x.conf"
         spawn "$out/conky-x.log" conky -c "$work/conky-x.conf"
         local p=$spawned
-        check conky "the desktop widget is drawn under Xvfb" \
-            poll_shot 60 "more_colours 100" "$out/conky-full.png" xshot -crop 560x600+0+0
+        # Wait for the content, not for any pixels: the memory of the day's own words, read back by OCR (the
+        # heading alone is drawn before texeci's first run).
+        local motd_words; motd_words=$(words_of "$(feed motd --format json | jq -r '.memory.title // empty')")
+        check conky "the desktop widget shows the memory of the day under Xvfb: OCR reads '${motd_words% }' under its heading" \
+            bash -c '[ -n "$1" ]' _ "$motd_words"
+        conky_shows() { more_colours 100 "$1" && ocr_has "memory $motd_words" "$1"; }
+        check conky "… read back from the screenshot (see $out/conky-full.png.txt)" \
+            poll_shot 90 conky_shows "$out/conky-full.png" xshot -crop 560x600+0+0
         stop "$p"
         trim "$out/conky-full.png" "$out/conky.png"
         keep_screenshot "$out/conky.png" Integrations/conky/screenshot.png
@@ -393,7 +419,7 @@ EOF
 # ---------------------------------------------------------------- 4. polybar 3.6
 polybar_test() {
     [ -n "$xvfb_pid" ] || { fail polybar "no X server"; return; }
-    command -v polybar >/dev/null || { skip polybar "polybar is not installed"; return; }
+    command -v polybar >/dev/null || { fail polybar "polybar is not installed: make test installs it (scripts/install-deps.sh --widgets)"; return; }
     remember_hostile "$hostile_polybar"
     cat > "$work/polybar.ini" <<EOF
 include-file = $root/Integrations/polybar/engram.ini
@@ -473,8 +499,15 @@ rofi_test() {
     if ! wait_for 60 grep -q 'ROFI_RETV=0' "$work/rofi-calls.log" || ! wait_for 60 xdotool search --onlyvisible --class '[Rr]ofi'; then
         fail rofi "rofi did not open its window within 60 s (see $out/rofi.log)"; stop "$p"; return
     fi
+    # Before typing: OCR reads rows about other things; after: those words are gone and the rows are sourdough's.
+    rofi_unfiltered() { [ "$(ocr "$1" | grep -E '[a-z]{6,}' | grep -vc sourdough)" -ge 3 ]; }
+    check rofi "before typing, OCR reads at least 3 rows about other things (see $out/rofi-before.png.txt)" \
+        poll_shot 30 rofi_unfiltered "$out/rofi-before.png" xshot
+    local other; other=$(grep -E '[a-z]{6,}' "$out/rofi-before.png.txt" 2>/dev/null | grep -v -e sourdough -e engram | head -1 | grep -oE '[a-z]{6,}' | head -1)
     xdotool type --delay 80 "sourdough"
-    check rofi "rofi filters as you type" poll_shot 30 "more_colours 100" "$out/rofi-full.png" xshot
+    rofi_filtered() { local t; t=$(ocr "$1"); [ "$(grep -c sourdough <<<"$t")" -ge 3 ] && ! grep -qF -- "$other" <<<"$t"; }
+    check rofi "rofi filters as you type: OCR reads 'sourdough' in the rows and '$other' is gone (see $out/rofi-full.png.txt)" \
+        poll_shot 30 rofi_filtered "$out/rofi-full.png" xshot
     trim "$out/rofi-full.png" "$out/rofi.png"
     # Enter on the first match: rofi calls the script with that row's id, and the memory is about sourdough.
     xdotool key Return
@@ -559,7 +592,7 @@ launchers_test() {
         trim "$out/fuzzel-full.png" "$out/fuzzel.png"
         keep_screenshot "$out/fuzzel.png" Integrations/launchers/screenshot-fuzzel.png
     else
-        skip launchers "fuzzel is not installed"
+        fail launchers "fuzzel is not installed: make test installs it (scripts/install-deps.sh --widgets)"
     fi
 
     SPAWN_INPUT="$work/dmenu.txt" spawn "$out/wofi.log" wofi --dmenu --prompt engram --width 900 --height 400

@@ -2,6 +2,8 @@
 #include "shim.h"
 
 #include <cmath>
+#include <cstdlib>
+#include <algorithm>
 #include <memory>
 
 namespace {
@@ -142,6 +144,53 @@ cx_status cx_writer_commit(cx_writer *writer, int64_t last_seq, cx_error **error
         writer->in_transaction = false;
         writer->db.commit_transaction();
         writer->db.commit();
+        return CX_STATUS_SUCCESS;
+    } catch (...) {
+        return cx_translate_exception(error_out);
+    }
+}
+
+cx_status cx_writer_mark_compact_due(cx_writer *writer, double now, cx_error **error_out) noexcept {
+    if (error_out) *error_out = nullptr;
+    try {
+        require(writer != nullptr, "cx_writer_mark_compact_due: writer is required");
+        begin_changes(*writer);
+        if (writer->db.get_metadata(CX_COMPACT_DUE_KEY).empty())
+            writer->db.set_metadata(CX_COMPACT_DUE_KEY, std::to_string(now));
+        return CX_STATUS_SUCCESS;
+    } catch (...) {
+        return cx_translate_exception(error_out);
+    }
+}
+
+cx_status cx_writer_compact_due(cx_writer *writer, double *since_out, cx_error **error_out) noexcept {
+    if (error_out) *error_out = nullptr;
+    try {
+        require(writer != nullptr && since_out != nullptr, "cx_writer_compact_due: writer and since_out are required");
+        std::string value = writer->db.get_metadata(CX_COMPACT_DUE_KEY);
+        *since_out = value.empty() ? 0 : std::max(1.0, std::strtod(value.c_str(), nullptr));
+        return CX_STATUS_SUCCESS;
+    } catch (...) {
+        return cx_translate_exception(error_out);
+    }
+}
+
+cx_status cx_compact_database(const char *source, const char *dest, cx_error **error_out) noexcept {
+    if (error_out) *error_out = nullptr;
+    try {
+        require(source != nullptr && dest != nullptr, "cx_compact_database: source and dest are required");
+        {
+            Xapian::Database db(source);
+            db.compact(dest, Xapian::DBCOMPACT_NO_RENUMBER);
+        }
+        // The copy is compacted, so nothing deleted is in it: it is not due any more. This commit rewrites only
+        // the metadata's blocks of the fresh copy.
+        Xapian::WritableDatabase out(dest, Xapian::DB_OPEN);
+        if (!out.get_metadata(CX_COMPACT_DUE_KEY).empty()) {
+            out.set_metadata(CX_COMPACT_DUE_KEY, std::string());
+            out.commit();
+        }
+        out.close();
         return CX_STATUS_SUCCESS;
     } catch (...) {
         return cx_translate_exception(error_out);

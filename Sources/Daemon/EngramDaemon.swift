@@ -164,7 +164,9 @@ public final class EngramDaemon: @unchecked Sendable {
                 log.warning("intent results cannot be shown as notifications", metadata: ["error": "\(error)"])
             }
         }
-        let chores = Chores(delayed: DelayedIntentRunner(runner: IntentRunner(library: library, source: "daemon")),
+        var daemonRunner = IntentRunner(library: library, source: "daemon")
+        daemonRunner.exportsOnlyToDataFolder = true
+        let chores = Chores(delayed: DelayedIntentRunner(runner: daemonRunner),
                             contexts: ContextControl(store: library.store))
         let sweepInterval = settings.sweepInterval.map { Duration.seconds($0) } ?? options.sweepInterval
         let firstSweep = environment["ENGRAM_TEST_FIRST_SWEEP_MS"].flatMap(Int.init).map { Duration.milliseconds(max(50, $0)) }

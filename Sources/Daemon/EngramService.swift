@@ -232,7 +232,8 @@ final class EngramService: @unchecked Sendable {
     func perform(_ request: IntentRequest, source: String, done: @escaping @Sendable (Result<IntentResult, any Error>) -> Void) {
         actions.async {
             do {
-                let runner = IntentRunner(library: self.library, source: source)
+                var runner = IntentRunner(library: self.library, source: source)
+                runner.exportsOnlyToDataFolder = true
                 let invocation: IntentInvocation
                 switch request {
                 case .phrase(let phrase):

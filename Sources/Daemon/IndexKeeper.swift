@@ -35,6 +35,7 @@ final class IndexKeeper: @unchecked Sendable {
     private var writer: IndexWriter?
     private var closed = false
     private var lastRepair: ContinuousClock.Instant?
+    private var compactionScheduled = false
 
     private struct Pending {
         var scheduled = false
@@ -153,6 +154,8 @@ final class IndexKeeper: @unchecked Sendable {
         queue.sync {
             guard !closed else { return }
             if writer != nil { _ = runApply() }
+            // Forgotten items' bytes do not outlive the daemon: a compaction still due is done before it lets go.
+            if let writer, (try? writer.compactionDue()) != nil { compact() }
             writer?.close()
             writer = nil
             closed = true
@@ -176,6 +179,7 @@ final class IndexKeeper: @unchecked Sendable {
             }
             appliedSeq.store(try writer!.lastAppliedSeq(), ordering: .releasing)
             log.info("holding the index writer", metadata: ["index": "\(library.paths.indexPath)"])
+            scheduleCompactionIfDue()
             return true
         } catch IndexError.locked {
             return false
@@ -211,6 +215,42 @@ final class IndexKeeper: @unchecked Sendable {
         }
     }
 
+    /// Schedules a compaction when the index records deletions not yet compacted away: `indexCompactDelay` seconds
+    /// after the first of them, so forgets in a burst share one compaction and none waits longer than that.
+    private func scheduleCompactionIfDue(retry: Bool = false) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        guard !closed, !compactionScheduled, let writer, let due = try? writer.compactionDue() else { return }
+        compactionScheduled = true
+        let delay = library.config.indexCompactDelay
+        let wait = retry ? max(delay, 5) : min(max(0, due.timeIntervalSince(library.store.clock()) + delay), delay)
+        queue.asyncAfter(deadline: .now() + wait) {
+            guard !self.closed else { return }
+            _ = self.runApply()  // what came meanwhile (another forget shares this compaction)
+            let ok = self.writer.map { (try? $0.compactionDue()) == nil } ?? true || self.compact()
+            self.compactionScheduled = false
+            if !ok { self.scheduleCompactionIfDue(retry: true) }
+        }
+    }
+
+    /// Compacts the index into a new generation (releasing and re-taking the writer around it); false if it failed.
+    @discardableResult
+    private func compact() -> Bool {
+        dispatchPrecondition(condition: .onQueue(queue))
+        let start = ContinuousClock.now
+        dropWriter()
+        var done = false
+        do {
+            try IndexCompactor.compact(stubPath: library.paths.indexPath)
+            log.info("compacted the index: forgotten items' bytes are gone from its files", metadata: ["ms": "\(Self.ms(since: start))"])
+            done = true
+        } catch {
+            log.error("compacting the index after a forget failed; will retry", metadata: ["error": "\(error)"])
+        }
+        if !closed { _ = takeWriter() }
+        onCommit()
+        return done
+    }
+
     private func dropWriter() {
         writer?.close()
         writer = nil
@@ -234,6 +274,7 @@ final class IndexKeeper: @unchecked Sendable {
                 onCommit()
             }
             requestEmbed()
+            scheduleCompactionIfDue()
             return .applied(report)
         } catch let error where Library.isDamage(error, opening: false) && repairing {
             guard repair(because: "\(error)") else { return .failed(String(describing: error)) }

@@ -111,6 +111,21 @@ public final class IndexWriter {
         return seq
     }
 
+    /// Records, with the next commit, that deleted items' bytes wait in free blocks until a compaction
+    /// (`IndexCompactor`); an earlier record is kept, so the delay is counted from the first deletion.
+    public func markCompactionDue(now: Date) throws {
+        let handle = try openHandle()
+        try shimCall { cx_writer_mark_compact_due(handle, now.timeIntervalSince1970, $0) }
+    }
+
+    /// When the first deletion not yet compacted away was made, or nil when no compaction is due.
+    public func compactionDue() throws -> Date? {
+        let handle = try openHandle()
+        var since = 0.0
+        try shimCall { cx_writer_compact_due(handle, &since, $0) }
+        return since > 0 ? Date(timeIntervalSince1970: since) : nil
+    }
+
     /// Deletes items whose expiry is before now (and their spelling words) and returns them; the caller commits.
     public func sweepExpired(now: Date) throws -> [(kind: IndexKind, id: String)] {
         let handle = try openHandle()

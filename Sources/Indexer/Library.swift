@@ -76,7 +76,13 @@ public final class Library: @unchecked Sendable {
             var applier = OutboxApplier(store: store, config: config)
             applier.progress = progress
             applier.crashPoint = Self.crashHook
-            return .applied(try applier.apply(with: writer))
+            let report = try applier.apply(with: writer)
+            // A command is short-lived: it compacts away forgotten items' bytes now, before it exits.
+            if try writer.compactionDue() != nil {
+                writer.close()
+                try compactIndex()
+            }
+            return .applied(report)
         } catch let error where repairing && Self.isDamage(error, opening: false) {
             return try repair("\(error)", progress: progress)
         }
@@ -195,6 +201,16 @@ public final class Library: @unchecked Sendable {
             report.lastSeq = max(report.lastSeq, more.lastSeq)
         }
         return report
+    }
+
+    /// Compacts the index into a new generation (see `IndexCompactor`); hold no writer. A busy writer is left alone:
+    /// its holder (the daemon) compacts, as the due mark in the index tells it to.
+    public func compactIndex() throws {
+        do {
+            try IndexCompactor.compact(stubPath: paths.indexPath)
+        } catch IndexError.locked {
+            return
+        }
     }
 
     /// Removes faded items from the index now (they are already hidden from search); nil if the writer is busy.

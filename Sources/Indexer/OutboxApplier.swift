@@ -58,6 +58,7 @@ public struct OutboxApplier {
             let batch = try store.outboxBatch(after: seq, limit: config.indexBatchSize)
             if batch.entries.isEmpty { break }
             var seen = Set<String>()
+            let deletedBefore = report.deleted
             for entry in batch.entries.reversed() {
                 let key = entry.kind.rawValue + ":" + entry.itemID
                 guard seen.insert(key).inserted else { continue }  // the latest state covers earlier entries
@@ -83,6 +84,9 @@ public struct OutboxApplier {
                     }
                 }
             }
+            // A forgotten item's text stays in free blocks of the tables until a compaction: recorded in the same
+            // commit as the deletion, so the next holder of the writer compacts even if this process dies now.
+            if report.deleted > deletedBefore { try writer.markCompactionDue(now: store.clock()) }
             try crashPoint?("after-write")
             try writer.commit(lastAppliedSeq: batch.lastSeq)
             try crashPoint?("after-commit")

@@ -8,6 +8,9 @@ public struct IntentRunner {
     /// Where the request came from, for the activity log ("cli", "dbus", "krunner", "rofi").
     public var source: String
     public var calendar: Calendar = .current
+    /// Whether progress exports may go only into the data folder's `exports/` (what the daemon allows a D-Bus
+    /// caller: a path from the bus could otherwise overwrite any file this user may write). The CLI writes anywhere.
+    public var exportsOnlyToDataFolder = false
 
     /// Creates a runner.
     public init(library: Library, source: String) {
@@ -136,7 +139,7 @@ public struct IntentRunner {
             }
             return r
         case .exportProgress:
-            let (path, count) = try ProgressExport(library: library, calendar: calendar).write(format: a["format"]!, to: a["path"]!)
+            let (path, count) = try ProgressExport(library: library, calendar: calendar).write(format: a["format"]!, to: a["path"]!, onlyToDataFolder: exportsOnlyToDataFolder)
             var r = IntentResult(intent: name, sentence: "Exported progress on \(count) curricul\(count == 1 ? "um" : "a") to \(path).")
             r.path = path
             return r

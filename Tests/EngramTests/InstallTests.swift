@@ -53,7 +53,8 @@ import Testing
         }
         // With generate-manual built (make install, make man and the install end-to-end test build it), one page each.
         let tool = URL(fileURLWithPath: EngramProcess.binary).deletingLastPathComponent().appendingPathComponent("generate-manual").path
-        guard FileManager.default.isExecutableFile(atPath: tool) else { return }
+        try #require(FileManager.default.isExecutableFile(atPath: tool),
+                     "generate-manual is not built beside engram (\(tool)): make test builds it (swift build --product generate-manual)")
         let out = NSTemporaryDirectory() + "engram-man-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: out) }
@@ -85,11 +86,11 @@ import Testing
             let file = NSTemporaryDirectory() + "engram-completion-\(UUID().uuidString).\(shell)"
             try script.write(toFile: file, atomically: true, encoding: .utf8)
             defer { try? FileManager.default.removeItem(atPath: file) }
-            let interpreter = "/usr/bin/\(shell)"
-            if shell == "bash" || FileManager.default.isExecutableFile(atPath: interpreter) {
-                let check = try EngramProcess.exec(shell == "bash" ? "/bin/bash" : interpreter, ["-n", file])
-                #expect(check.status == 0, "\(shell) -n: \(check.stderr)")
-            }
+            let interpreter = shell == "bash" ? "/bin/bash" : "/usr/bin/\(shell)"
+            try #require(FileManager.default.isExecutableFile(atPath: interpreter),
+                         "\(shell) is not installed, so its completion script cannot be parsed: make test installs it (scripts/install-deps.sh)")
+            let check = try EngramProcess.exec(interpreter, ["-n", file])
+            #expect(check.status == 0, "\(shell) -n: \(check.stderr)")
         }
     }
 

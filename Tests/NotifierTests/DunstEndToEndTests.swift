@@ -19,10 +19,10 @@ import Testing
         return root.appendingPathComponent(".build/debug/engram").path
     }()
 
-    static var canRun: Bool { DunstDesktop.available && FileManager.default.isExecutableFile(atPath: engram) }
-
-    @Test("A live learning session and a capture session on real dunst", .enabled(if: canRun, "needs dunst, Xvfb, ImageMagick and the engram binary"))
+    @Test("A live learning session and a capture session on real dunst")
     func liveSessionOnDunst() async throws {
+        try #require(DunstDesktop.available, "\(DunstDesktop.missing)")
+        try #require(FileManager.default.isExecutableFile(atPath: Self.engram), "no engram binary at \(Self.engram): swift build first")
         let dir = TempDir()
         let bus = try PrivateBus()
         let desktop = try DunstDesktop(bus: bus, directory: dir.path)

@@ -53,8 +53,23 @@ def summarise(ms):
 
 def round_trips(bench, name, rounds):
     p = subprocess.run([PY, os.path.join(HERE, "provider_client.py"), name, os.path.join(HERE, "queries.jsonl"), str(rounds)],
-                       capture_output=True, text=True, check=True)
-    return json.loads(p.stdout)["ms"]
+                       capture_output=True, text=True)
+    if p.returncode != 0:
+        raise SystemExit("bench: the provider client failed against %s (%d): %s" % (name, p.returncode, p.stderr[-1500:]))
+    return json.loads(p.stdout)
+
+
+def compare_answers(engram_ids, python_ids):
+    """Per query: both providers found something, or both nothing; the overlap of their first five ids."""
+    one_sided, same_top, overlap = [], 0, []
+    for n, (e, p) in enumerate(zip(engram_ids, python_ids)):
+        if bool(e) != bool(p):
+            one_sided.append((n, len(e), len(p)))
+        if e[:5] == p[:5]:
+            same_top += 1
+        if e and p:
+            overlap.append(len(set(e[:5]) & set(p[:5])) / min(5, len(e), len(p)))
+    return one_sided, same_top, overlap
 
 
 def measure(bench):
@@ -71,22 +86,44 @@ def measure(bench):
         idle = rss_mb(daemon.pid)
         bus = dbus.SessionBus()
 
-        # provider round trip: the daemon vs a python provider over the same index
-        cpu0 = cpu_seconds(daemon.pid)
-        engram_ms = round_trips(bench, NAME, rounds)
-        engram_cpu = (cpu_seconds(daemon.pid) - cpu0) * 1000 / (len(engram_ms) * (rounds + 1) / rounds)
-        peak = [rss_mb(daemon.pid)]
+        # provider round trip: the daemon vs a python provider over the same index, taking turns round by round
+        # (each turn one warm-up pass over the queries, then one timed pass), so load falls on both alike
         py = subprocess.Popen([PY, os.path.join(HERE, "py_provider.py"), os.path.join(bench.data, "index"), "org.engram.PyBench"],
                               stdout=subprocess.PIPE, stderr=log, text=True)
         py.stdout.readline()
-        cpu0 = cpu_seconds(py.pid)
-        python_ms = round_trips(bench, "org.engram.PyBench", rounds)
-        python_cpu = (cpu_seconds(py.pid) - cpu0) * 1000 / (len(python_ms) * (rounds + 1) / rounds)
+        engram_ms, python_ms, engram_cpu_s, python_cpu_s = [], [], 0.0, 0.0
+        engram_ids = python_ids = None
+        for r in range(rounds):
+            for name, proc in ((NAME, daemon), ("org.engram.PyBench", py)) if r % 2 == 0 else (("org.engram.PyBench", py), (NAME, daemon)):
+                cpu0 = cpu_seconds(proc.pid)
+                res = round_trips(bench, name, 1)
+                used = cpu_seconds(proc.pid) - cpu0
+                if name == NAME:
+                    engram_ms += res["ms"]
+                    engram_cpu_s += used
+                    engram_ids = engram_ids or res["ids"]
+                else:
+                    python_ms += res["ms"]
+                    python_cpu_s += used
+                    python_ids = python_ids or res["ids"]
+        peak = [rss_mb(daemon.pid)]
+        trips = 2 * len(engram_ms)  # each turn: a warm-up pass and a timed pass, both on the server's CPU
+        engram_cpu = engram_cpu_s * 1000 / trips
+        python_cpu = python_cpu_s * 1000 / trips
+        one_sided, same_top, overlap = compare_answers(engram_ids, python_ids)
+        if one_sided:
+            raise SystemExit("bench: the providers disagree on whether %d queries find anything (query, engram ids, python ids): %s"
+                             % (len(one_sided), one_sided[:5]))
         bench.r["provider"] = {"engram": summarise(engram_ms), "python": summarise(python_ms),
                                "server_cpu_ms_per_trip": {"engram": round(engram_cpu, 3), "python": round(python_cpu, 3)},
-                               "note": "Provider CPU per round trip (mean, the provider process alone, clock ticks of 10 ms "
-                                       "over %d trips): engram %.2f ms, python %.2f ms." % (
-                                           len(engram_ms) * (rounds + 1) / rounds, engram_cpu, python_cpu),
+                               "answers": {"queries": len(engram_ids), "both_found_something": sum(1 for e in engram_ids if e),
+                                           "same_first_five": same_top,
+                                           "first_five_overlap_mean": round(sum(overlap) / len(overlap), 3) if overlap else None},
+                               "note": "Taking turns, %d rounds each. Provider CPU per round trip (mean, the provider process alone, "
+                                       "clock ticks of 10 ms over %d trips): engram %.2f ms, python %.2f ms. Both found something "
+                                       "for the same queries; the first five ids were the same for %d of %d (Engram blends decay "
+                                       "into the ranking, the python provider ranks by BM25 alone)." % (
+                                           rounds, trips, engram_cpu, python_cpu, same_top, len(engram_ids)),
                                "client": "python-dbus, blocking; GetInitialResultSet + GetResultMetas(first 5) per query; "
                                          "50 queries as the shell sends them (plain words)"}
 

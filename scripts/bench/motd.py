@@ -234,8 +234,13 @@ def main():
     if not first:
         print(json.dumps({"text": "", "alt": "empty", "tooltip": "", "class": ["empty"], "percentage": 0}, ensure_ascii=False))
         return
+    render(db, first[0], now, links)
+
+
+def render(db, memory_id, now, links):
+    """Prints the Waybar line for memory_id (the medium size), as engram-feed does."""
     i, kind, tags, created, last, uses, pinned, content = db.execute(
-        "SELECT id, type, tags, created, lastReinforced, useCount, pinned, content FROM memory WHERE id = ?", (first[0],)).fetchone()
+        "SELECT id, type, tags, created, lastReinforced, useCount, pinned, content FROM memory WHERE id = ?", (memory_id,)).fetchone()
     m = {"kind": kind, "last": parse(last), "uses": uses, "pinned": bool(pinned)}
     strength = math.floor(score(m, now) * 100 + 0.5)
     exp = expiry(m)

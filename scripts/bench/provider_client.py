@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Times GNOME's round trip against a SearchProvider2: GetInitialResultSet, then GetResultMetas of the first 5.
 
-Usage: provider_client.py BUS_NAME QUERIES.jsonl ROUNDS   (prints JSON: per-round-trip milliseconds)
+Usage: provider_client.py BUS_NAME QUERIES.jsonl ROUNDS   (prints JSON: per-round-trip milliseconds, and the ids
+each query's first round answered, without the engram://memory/ prefix, for comparing providers)
 The same client (python-dbus, blocking calls) drives both providers, so its own cost is in both figures.
 """
 import json
@@ -20,7 +21,7 @@ def main(name, qfile, rounds):
     provider = dbus.Interface(proxy, IFACE)
     queries = [json.loads(l)["q"].replace('"', "").split() for l in open(qfile) if l.strip()]
     queries = [[w for w in q if ":" not in w] or ["debian"] for q in queries]  # the shell sends plain words
-    times, empty = [], 0
+    times, empty, answers = [], 0, []
     for r in range(rounds + 1):
         for terms in queries:
             t = time.perf_counter()
@@ -29,10 +30,12 @@ def main(name, qfile, rounds):
             dt = (time.perf_counter() - t) * 1000
             if len(metas) != min(5, len(ids)):
                 raise SystemExit("provider_client: %d metas for %d ids" % (len(metas), min(5, len(ids))))
+            if r == 0:
+                answers.append([str(i).rsplit("/", 1)[-1] for i in ids])
             if r > 0:  # round 0 warms up
                 times.append(dt)
                 empty += not ids
-    print(json.dumps({"ms": times, "empty": empty}))
+    print(json.dumps({"ms": times, "empty": empty, "ids": answers}))
 
 
 if __name__ == "__main__":

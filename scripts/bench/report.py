@@ -66,6 +66,10 @@ def markdown(r):
             "%s %s" % (k, "/".join("%.1f" % x for x in v)) for k, v in m["load_phases"].items()) + ". "
             "Other builds and tests shared the 2 cores, so wall times are inflated; ratios within one part and CPU "
             "times are the steadier figures."]
+    code = r.get("code") or {}
+    out += ["", "Code measured: commit %s%s. README carries this line above the figures copied from this run "
+            "(`make check-figures` reads it):" % (code.get("commit"), ", with uncommitted changes to %s" % ", ".join(code["dirty_files"][:5])
+                                                   if code.get("dirty") else ", clean"), "", "    %s" % code.get("marker")]
     out += [""]
     smp = r.get("sample")
     if smp:
@@ -82,15 +86,22 @@ def markdown(r):
     imp = r["import"]
     nat = imp.get("native_cxx", {})
     out += [] if not imp else ["## Bulk import and index", "",
-            "| indexer | wall s | docs/s | vs native C++ | CPU s | docs/CPU-s | vs native (CPU) | size MB |",
-            "|---|---:|---:|---:|---:|---:|---:|---:|"]
+            "Each indexer ran %s times, taking turns; medians, with the fastest and slowest wall time." % (
+                imp.get("native_cxx", {}).get("runs", 1)), "",
+            "| indexer | wall s (median) | min–max s | docs/s | vs native C++ | CPU s | docs/CPU-s | vs native (CPU) | size MB |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for k, label in (("native_cxx", "native C++ (libxapian)"), ("python_xapian", "python3-xapian"), ("fts5", "SQLite FTS5 (python3)"),
                      ("engram_rebuild", "**engram index rebuild**"), ("engram_import", "**engram import** (store + index)")):
         if k in imp:
             e = imp[k]
-            out.append("| %s | %.1f | %d | %s× | %.1f | %s | %s× | %.0f |" % (
-                label, e["seconds"], e["docs_per_s"], fmt(ratio(e["docs_per_s"], nat.get("docs_per_s")), 2), e["cpu_seconds"],
+            out.append("| %s | %.1f | %s | %d | %s× | %.1f | %s | %s× | %.0f |" % (
+                label, e["seconds"], "–".join("%.1f" % x for x in e.get("wall_min_max", [e["seconds"]] * 2)), e["docs_per_s"], fmt(ratio(e["docs_per_s"], nat.get("docs_per_s")), 2), e["cpu_seconds"],
                 e["docs_per_cpu_s"], fmt(ratio(e["docs_per_cpu_s"], nat.get("docs_per_cpu_s")), 2), e["bytes"] / 1e6))
+    same = imp.get("same_index")
+    if same:
+        out += ["", "Engram's index and the native one: %d and %d documents (xapian-delve), %d and %d terms, none only in "
+                "one, every term's frequency the same." % (same["documents"]["engram"], same["documents"]["native"],
+                                                          same["terms"]["engram"], same["terms"]["native"])]
     q = r["query"]
     if q:
         out += ["", "## Query latency (%d documents, 50 fixed queries)" % q.get("documents", 0), "",

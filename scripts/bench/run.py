@@ -57,38 +57,56 @@ def shield_from_realtime_signals():
             pass
 
 
-def time_runs(cmds, env, warmup, runs, retries=20):
+def time_runs(cmds, env, warmup, runs, retries=20, may_find_nothing=()):
     """Times fresh processes: each of cmds [(name, argv)] runs warmup times, then runs times, taking turns so
     load from other processes falls on all alike. Returns ({name: ([wall ms], [child CPU ms])}, runs ended by a
-    signal, which are run again). Exit codes other than 0 and 1 stop the bench."""
+    signal, which are run again). Only exit 0 counts as a timing, and exit 1 for the names in may_find_nothing
+    (`engram search` finding nothing); any other exit stops the bench with the command's standard error."""
     out = {name: ([], []) for name, _ in cmds}
     interrupted = 0
 
-    def once(argv):
+    def once(name, argv):
         nonlocal interrupted
         for _ in range(retries):
             before = resource.getrusage(resource.RUSAGE_CHILDREN)
             t = time.perf_counter()
-            p = subprocess.run(argv, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            p = subprocess.run(argv, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
             wall = (time.perf_counter() - t) * 1000
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
-            if p.returncode in (0, 1):  # 1: `engram search` found nothing
+            if p.returncode == 0 or (p.returncode == 1 and name in may_find_nothing):
                 cpu = ((after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)) * 1000
                 return wall, cpu
             if p.returncode > 0:
-                raise SystemExit("bench: %s failed (%d)" % (" ".join(argv), p.returncode))
+                raise SystemExit("bench: %s failed (%d): %s" % (" ".join(argv), p.returncode, p.stderr.decode(errors="replace")[-1500:]))
             interrupted += 1  # ended by a signal from elsewhere: run it again
         raise SystemExit("bench: %s was ended by signals %d times in a row" % (" ".join(argv), retries))
 
     for _ in range(warmup):
-        for _, argv in cmds:
-            once(argv)
+        for name, argv in cmds:
+            once(name, argv)
     for _ in range(runs):
         for name, argv in cmds:
-            wall, cpu = once(argv)
+            wall, cpu = once(name, argv)
             out[name][0].append(wall)
             out[name][1].append(cpu)
     return out, interrupted
+
+
+def checked_searches(cmds, env):
+    """Runs each `engram search` once and checks what it printed: exit 0 with results, or exit 1 with engram's
+    "No results for …" sentence alone and nothing on standard error. Returns the names that find nothing (the only ones
+    whose exit 1 time_runs accepts); anything else stops the bench."""
+    nothing = set()
+    for name, argv in cmds:
+        p = subprocess.run(argv, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True)
+        if p.returncode == 0 and p.stdout.strip():
+            continue
+        if p.returncode == 1 and p.stdout.startswith("No results for ") and p.stdout.count("\n") <= 2 and not p.stderr.strip():
+            nothing.add(name)
+            continue
+        raise SystemExit("bench: %s: exit %d, not results nor \"found nothing\": %s%s" % (
+            " ".join(argv), p.returncode, p.stdout[-500:], p.stderr[-1500:]))
+    return nothing
 
 
 def du(path):
@@ -129,7 +147,7 @@ class Bench:
                         XDG_RUNTIME_DIR=os.path.join(self.work, "xdg-run"), NO_COLOR="1")
         for k in ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_RUNTIME_DIR"):
             os.makedirs(self.env[k], mode=0o700, exist_ok=True)
-        self.r = {"machine": machine(), "import": {}, "query": {}, "notes": []}
+        self.r = {"machine": machine(), "code": code_version(ROOT, "bench"), "import": {}, "query": {}, "notes": []}
 
     def eng(self, *args):
         return [self.engram] + list(args) + ["--data-dir", self.data]
@@ -150,29 +168,98 @@ class Bench:
         log("corpus: %d memories" % self.docs)
 
     # 2. import and index throughput
-    def imports(self):
+    def imports(self, rounds=3):
+        """Each indexer `rounds` times, taking turns (the order rotates each round, so none always runs first or
+        after the same neighbour); medians with the spread, wall and CPU. Engram's import goes into a fresh folder
+        each round (the last one is kept for the later parts) and its rebuild follows it. Then the indexes are
+        compared: Engram's and the native one must hold the same documents and the same terms."""
         imp = self.r["import"]
-
-        def record(name, wall, cpu, size, what):
-            imp[name] = {"seconds": round(wall, 2), "cpu_seconds": round(cpu, 2), "docs_per_s": round(self.docs / wall),
-                         "docs_per_cpu_s": round(self.docs / cpu) if cpu > 0 else None, "bytes": size, "what": what}
-            log("%-22s %7.1f s wall %7.1f s CPU  %6d docs/s" % (name, wall, cpu, self.docs / wall))
-
         native = os.path.join(self.work, "native_indexer")
         subprocess.run(["g++", "-O2", "-std=c++17", os.path.join(HERE, "native_indexer.cc"), "-o", native, "-lxapian"], check=True)
-        db = os.path.join(self.work, "native.db")
-        wall, cpu, _ = timed([native, self.corpus_path, db])
-        record("native_cxx", wall, cpu, du(db), "C++ over libxapian, same terms, values, spelling; index only")
-        db = os.path.join(self.work, "pyxapian.db")
-        wall, cpu, _ = timed([PY, os.path.join(HERE, "py_xapian_indexer.py"), self.corpus_path, db])
-        record("python_xapian", wall, cpu, du(db), "python3-xapian, same documents; index only")
-        db = os.path.join(self.work, "fts5.sqlite")
-        wall, cpu, _ = timed([PY, os.path.join(HERE, "fts5_indexer.py"), self.corpus_path, db])
-        record("fts5", wall, cpu, du(db), "python3 sqlite3 FTS5 (porter), row + FTS row per memory; store and index")
-        wall, cpu, _ = timed(self.eng("import", self.corpus_path), env=self.env)
-        record("engram_import", wall, cpu, du(self.data), "engram import: store (SQLite/GRDB) + outbox + index + auto-links")
-        wall, cpu, _ = timed(self.eng("index", "rebuild"), env=self.env)
-        record("engram_rebuild", wall, cpu, du(os.path.join(self.data, "index.d")), "engram index rebuild: store snapshot -> fresh index")
+        what = {"native_cxx": "C++ over libxapian, same terms, values, spelling; index only",
+                "python_xapian": "python3-xapian, same documents; index only",
+                "fts5": "python3 sqlite3 FTS5 (porter), row + FTS row per memory; store and index",
+                "engram_import": "engram import: store (SQLite/GRDB) + outbox + index + auto-links",
+                "engram_rebuild": "engram index rebuild: store snapshot -> fresh index"}
+        runs = {k: [] for k in what}
+        sizes = {}
+
+        def native_run(r):
+            db = os.path.join(self.work, "native.db")
+            shutil.rmtree(db, ignore_errors=True)
+            wall, cpu, _ = timed([native, self.corpus_path, db])
+            sizes["native_cxx"] = du(db)
+            return wall, cpu
+
+        def python_run(r):
+            db = os.path.join(self.work, "pyxapian.db")
+            shutil.rmtree(db, ignore_errors=True)
+            wall, cpu, _ = timed([PY, os.path.join(HERE, "py_xapian_indexer.py"), self.corpus_path, db])
+            sizes["python_xapian"] = du(db)
+            return wall, cpu
+
+        def fts5_run(r):
+            db = os.path.join(self.work, "fts5.sqlite")
+            if os.path.exists(db):
+                os.remove(db)
+            wall, cpu, _ = timed([PY, os.path.join(HERE, "fts5_indexer.py"), self.corpus_path, db])
+            sizes["fts5"] = du(db)
+            return wall, cpu
+
+        def engram_run(r):
+            shutil.rmtree(self.data, ignore_errors=True)
+            wall, cpu, _ = timed(self.eng("import", self.corpus_path), env=self.env)
+            sizes["engram_import"] = du(self.data)
+            runs["engram_import"].append((wall, cpu))
+            wall, cpu, _ = timed(self.eng("index", "rebuild"), env=self.env)
+            sizes["engram_rebuild"] = du(os.path.join(self.data, "index.d"))
+            return wall, cpu
+
+        order = [("native_cxx", native_run), ("python_xapian", python_run), ("fts5", fts5_run), ("engram_rebuild", engram_run)]
+        for r in range(rounds):
+            for name, fn in order[r % len(order):] + order[:r % len(order)]:
+                wall, cpu = fn(r)
+                runs[name].append((wall, cpu))
+                log("round %d %-16s %7.1f s wall %7.1f s CPU" % (r + 1, name, wall, cpu))
+        for name, xs in runs.items():
+            walls, cpus = [w for w, _ in xs], [c for _, c in xs]
+            wall, cpu = statistics.median(walls), statistics.median(cpus)
+            imp[name] = {"seconds": round(wall, 2), "cpu_seconds": round(cpu, 2), "docs_per_s": round(self.docs / wall),
+                         "docs_per_cpu_s": round(self.docs / cpu) if cpu > 0 else None, "bytes": sizes.get(name, 0),
+                         "what": what[name], "runs": len(xs), "wall_min_max": [round(min(walls), 2), round(max(walls), 2)],
+                         "cpu_min_max": [round(min(cpus), 2), round(max(cpus), 2)]}
+            log("%-22s median %7.1f s wall (%.1f–%.1f) %7.1f s CPU  %6d docs/s" % (
+                name, wall, min(walls), max(walls), cpu, self.docs / wall))
+        imp["same_index"] = self.compare_indexes(os.path.join(self.work, "native.db"), os.path.join(self.data, "index"))
+
+    def compare_indexes(self, native_db, engram_stub):
+        """xapian-delve's document counts of both, and their term lists (python3-xapian): they must be equal."""
+        import xapian
+
+        def delve_count(path):
+            out = subprocess.run(["xapian-delve", path], capture_output=True, text=True, check=True).stdout
+            for line in out.splitlines():
+                if line.startswith("number of documents = "):
+                    return int(line.split("=")[1])
+            raise SystemExit("bench: xapian-delve printed no document count for %s" % path)
+
+        counts = {"native": delve_count(native_db), "engram": delve_count(engram_stub)}
+        terms = {}
+        for name, path in (("native", native_db), ("engram", engram_stub)):
+            db = xapian.Database(path)
+            terms[name] = {t.term: t.termfreq for t in db.allterms()}
+            db.close()
+        only_native = sorted(set(terms["native"]) - set(terms["engram"]))
+        only_engram = sorted(set(terms["engram"]) - set(terms["native"]))
+        freq_differ = [t for t in terms["native"] if t in terms["engram"] and terms["native"][t] != terms["engram"][t]]
+        res = {"documents": counts, "terms": {k: len(v) for k, v in terms.items()}, "only_native": len(only_native),
+               "only_engram": len(only_engram), "termfreq_differs": len(freq_differ)}
+        log("indexes: documents %s; terms %s; only native %d, only engram %d, frequency differs %d" % (
+            counts, res["terms"], len(only_native), len(only_engram), len(freq_differ)))
+        if counts["native"] != counts["engram"] or counts["engram"] != self.docs or only_native or only_engram or freq_differ:
+            raise SystemExit("bench: Engram's index and the native one differ: %s; e.g. only native %s, only engram %s, "
+                             "frequency %s" % (res, only_native[:5], only_engram[:5], freq_differ[:5]))
+        return res
 
     # 3. query latency
     def queries(self):
@@ -197,7 +284,9 @@ class Bench:
         cmds = [("q%d" % i, self.eng("search") + (["--partial"] if s["partial"] else []) + ["--", s["q"]])
                 for i, s in enumerate(specs)]
         runs = 2 if self.quick else 5
-        times, interrupted = time_runs(cmds, self.env, warmup=1, runs=runs)
+        nothing = checked_searches(cmds, self.env)
+        q["process_search_found_nothing"] = len(nothing)
+        times, interrupted = time_runs(cmds, self.env, warmup=1, runs=runs, may_find_nothing=nothing)
         wall = [t for ms, _ in times.values() for t in ms]
         cpu = [t for _, c in times.values() for t in c]
         q["process_search"] = {"p50_ms": round(pct(wall, 50), 2), "p99_ms": round(pct(wall, 99), 2),
@@ -241,7 +330,9 @@ class Bench:
             specs = [json.loads(l) for l in f if l.strip()]
         cmds = [("q%d" % i, [self.engram, "search"] + (["--partial"] if q["partial"] else []) + ["--data-dir", data, "--", q["q"]])
                 for i, q in enumerate(specs)]
-        times, _ = time_runs(cmds, self.env, warmup=1, runs=2 if self.quick else 5)
+        nothing = checked_searches(cmds, self.env)
+        s["process_search_found_nothing"] = len(nothing)
+        times, _ = time_runs(cmds, self.env, warmup=1, runs=2 if self.quick else 5, may_find_nothing=nothing)
         wall = [t for ms, _ in times.values() for t in ms]
         cpu = [t for _, c in times.values() for t in c]
         s["process_search"] = {"p50_ms": round(pct(wall, 50), 1), "p99_ms": round(pct(wall, 99), 1),
@@ -292,7 +383,10 @@ def engram_has(engram, command):
 
 
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.dirname(HERE))
 from report import write_outputs  # noqa: E402
+from importlib import import_module  # noqa: E402
+code_version = import_module("code-version").code_version
 
 if __name__ == "__main__":
     args = [a for a in sys.argv[1:] if not a.startswith("--")]

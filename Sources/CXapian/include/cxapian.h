@@ -115,6 +115,9 @@ void cx_strings_destroy(cx_strings *strings) CX_NOEXCEPT;
 /** Metadata key under which the last applied outbox sequence number is stored. */
 #define CX_LAST_SEQ_KEY "engram.last_seq"
 
+/** Metadata key holding when (Unix time) the first deletion not yet compacted away was committed; absent when none. */
+#define CX_COMPACT_DUE_KEY "engram.compact_due"
+
 /**
  * Everything the shim needs to index one item.
  *
@@ -189,6 +192,22 @@ cx_status cx_writer_commit(cx_writer *writer, int64_t last_seq, cx_error **error
 
 /** Reads the last applied sequence number (0 if never set), including uncommitted changes. */
 cx_status cx_writer_last_seq(cx_writer *writer, int64_t *seq_out, cx_error **error_out) CX_NOEXCEPT;
+
+/**
+ * Records, in the changes the next commit makes durable, that deleted documents' bytes are waiting in free blocks
+ * (the time `now`, kept if one is already recorded), so whoever holds the writer next compacts even after a crash.
+ */
+cx_status cx_writer_mark_compact_due(cx_writer *writer, double now, cx_error **error_out) CX_NOEXCEPT;
+
+/** *since_out gets the time recorded by cx_writer_mark_compact_due, or 0 when no compaction is due. */
+cx_status cx_writer_compact_due(cx_writer *writer, double *since_out, cx_error **error_out) CX_NOEXCEPT;
+
+/**
+ * Copies the committed database at source into a new database at dest with Xapian's compaction (docids kept):
+ * fresh tables without free blocks, so bytes of deleted documents are not carried over. dest's
+ * CX_COMPACT_DUE_KEY is cleared. Hold source's writer meanwhile so no commit lands in between.
+ */
+cx_status cx_compact_database(const char *source, const char *dest, cx_error **error_out) CX_NOEXCEPT;
 
 /** Counts documents of a kind (kind.data == NULL: all), including uncommitted changes. */
 cx_status cx_writer_document_count(cx_writer *writer, cx_bytes kind, uint64_t *count_out, cx_error **error_out) CX_NOEXCEPT;

@@ -11,6 +11,8 @@ public struct EngramConfig: Sendable, Equatable {
     public var searchLimit = 10
     /// Outbox entries applied per index commit.
     public var indexBatchSize = 1000
+    /// Seconds the daemon waits after a forget before compacting the index (forgets meanwhile share the compaction).
+    public var indexCompactDelay = 10.0
     /// New memories are linked to at most this many related ones (0 turns auto-linking off).
     public var autoLinkCount = 3
     /// The minimum relatedness (0…1) for an automatic link.
@@ -88,6 +90,7 @@ public struct EngramConfig: Sendable, Equatable {
         }
         if let i = table["index"]?.table {
             if let b = i["batch_size"]?.int { c.indexBatchSize = min(max(1, b), 100_000) }
+            if let d = number(i["compact_after_forget_seconds"]) { c.indexCompactDelay = min(max(0, d), 3600) }
             if let n = i["auto_link"]?.int { c.autoLinkCount = max(0, n) }
             if let m = number(i["auto_link_min_score"]) { c.autoLinkMinScore = min(max(0, m), 1) }
         }

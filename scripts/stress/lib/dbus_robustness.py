@@ -36,12 +36,26 @@ OBJECTS = {
     "/org/engram/Engram/SearchProvider": "org.gnome.Shell.SearchProvider2",
     "/runner": "org.kde.krunner1",
 }
-METHODS = {
-    "org.engram.Engram1": {"Remember": "ssass", "Search": "su", "Stats": "", "Open": "s", "Sync": "", "Rebuild": ""},
-    "org.gnome.Shell.SearchProvider2": {"GetInitialResultSet": "as", "GetSubsearchResultSet": "asas",
-                                        "GetResultMetas": "as", "ActivateResult": "sasu", "LaunchSearch": "asu"},
-    "org.kde.krunner1": {"Teardown": "", "Config": "", "Actions": "", "Run": "ss", "Match": "s"},
-}
+METHODS = {}  # interface -> {method: input signature}, from the daemon's own introspection (see exported_methods)
+
+
+def exported_methods(bus):
+    """Every method of every interface the daemon exports on its objects, with its input signature, read from the
+    daemon's own Introspect answer: none is left out by hand."""
+    import xml.etree.ElementTree as ET
+    methods = {}
+    for path, interface in OBJECTS.items():
+        xml = bus.get_object(NAME, path, introspect=False).Introspect(dbus_interface="org.freedesktop.DBus.Introspectable", timeout=DEADLINE)
+        for node in ET.fromstring(str(xml)).iter("interface"):
+            if node.get("name") == interface:
+                methods[interface] = {m.get("name"): "".join(x.get("type") for x in m.findall("arg") if x.get("direction", "in") == "in")
+                                      for m in node.findall("method")}
+        if interface not in methods:
+            fail(f"the daemon does not introspect {interface} at {path}")
+            methods[interface] = {}
+    return methods
+
+
 STANDARD = {"org.freedesktop.DBus.Properties": {"Get": "ss", "GetAll": "s", "Set": "ssv"},
             "org.freedesktop.DBus.Introspectable": {"Introspect": ""},
             "org.freedesktop.DBus.Peer": {"Ping": "", "GetMachineId": ""}}
@@ -194,6 +208,9 @@ class Stress:
         self.bus = dbus.SessionBus()
         wait_for_name(self.bus, NAME, self.daemon, "the daemon")
         self.owner = self.bus.get_name_owner(NAME)
+        METHODS.update(exported_methods(self.bus))
+        SIGNATURES.extend(sorted({sig for ms in METHODS.values() for sig in ms.values()} - set(SIGNATURES)))
+        print("methods fuzzed: " + "; ".join(f"{i}: {len(ms)}" for i, ms in METHODS.items()), flush=True)
         self.rng = random.Random(3)
         self.calls = 0
         self.canaries = 0
@@ -202,6 +219,7 @@ class Stress:
         self.max_canary = 0.0
         self.disconnects = 0
         self.time_by = {}
+        self.odd_values = {f"{i}.{m}": 0 for i, ms in METHODS.items() for m in ms}
 
     # -------------------------------------------------------------- sending
 
@@ -281,6 +299,7 @@ class Stress:
             sig = methods[member]
             if member in ("Rebuild",) and r.random() < 0.9:
                 member, sig = "Sync", ""
+            self.odd_values[f"{interface}.{member}"] += 1
         elif choice < 0.68:  # unknown methods, interfaces and paths
             member = r.choice(["Nope", "search", "Remember2", "X" * 255, "GetAll", "Introspect", "Teardown"])
             interface = r.choice([interface, "org.engram.Nope", "org.gnome.Shell.SearchProvider", "org.kde.krunner2",
@@ -377,6 +396,13 @@ class Stress:
             if len(words) < 2 or os.path.realpath(words[0]) != os.path.realpath(ENGRAM) or words[1] not in ("show", "search", "open"):
                 fail(f"the terminal was asked to run something other than engram show/search/open: {line[:200]}")
         growth_second_half = rss_end - rss_mid
+        # Every exported method got odd values with its right signature (so none was left out of the fuzzing).
+        never = sorted(k for k, n in self.odd_values.items() if n == 0)
+        if never:
+            fail(f"{len(never)} exported methods never got odd values: {', '.join(never)}")
+        print(f"FIGURE dbus_methods_fuzzed: {sum(1 for n in self.odd_values.values() if n)} of {len(self.odd_values)} "
+              f"({', '.join(f'{i.rsplit(chr(46), 1)[-1]} {len(ms)}' for i, ms in METHODS.items())}), each with odd values at least "
+              f"{min(self.odd_values.values()) if self.odd_values else 0} times")
         print(f"FIGURE dbus_calls: {self.calls}")
         print(f"FIGURE dbus_correct_calls_checked: {self.canaries}")
         print(f"FIGURE dbus_disconnecting_clients: {self.disconnects}")

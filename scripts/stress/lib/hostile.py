@@ -186,6 +186,42 @@ def literal(shown, where):
         fail(f"{where}: the Conky memory is not shown literally")
 
 
+def conky_run(outputs):
+    """Feeds every `conky-parsed` output to the real Conky through `${execp cat FILE}` (what a user's conkyrc does),
+    console only, two updates. A positive control goes first in the same run: an unescaped `${exec touch …}` must
+    create its marker, or this check could not fail and says so."""
+    control = f"{tmp}/control-ran"
+    files = []
+    with open(f"{tmp}/conky-control.txt", "w") as f:
+        f.write(f"control ${{exec touch {control}}} end\n")
+    files.append(f"{tmp}/conky-control.txt")
+    for n, (where, out) in enumerate(outputs):
+        path = f"{tmp}/conky-{n}.txt"
+        with open(path, "wb") as f:
+            f.write(out)
+        files.append(path)
+    conf = f"{tmp}/conky.conf"
+    with open(conf, "w") as f:
+        f.write("conky.config = { out_to_x = false, out_to_console = true, update_interval = 0.5, total_run_times = 2,"
+                " background = false, max_text_width = 0, text_buffer_size = 200000 }\nconky.text = [[\n")
+        f.write("".join(f"${{execp cat {p}}}\n" for p in files))
+        f.write("]]\n")
+    p = subprocess.run(["conky", "-c", conf], capture_output=True, timeout=120, env=ENV, cwd=tmp)  # what a payload runs, runs in tmp
+    shown = p.stdout.decode(errors="replace")
+    with open(f"{OUT}/5-conky-console.txt", "w") as f:
+        f.write(shown)
+    if not os.path.exists(control):
+        fail(f"the positive control did not run: Conky did not execute an unescaped ${{exec}} (exit {p.returncode}: "
+             f"{p.stderr.decode(errors='replace')[:200]}), so the marker check below proves nothing")
+    figure("conky_positive_control_ran", "yes" if os.path.exists(control) else "no")
+    figure("conky_parsed_outputs_run_through_conky", len(outputs))
+    # Conky showed the outputs, literally: the Conky memory's `${exec touch …}` as text (its `$$` became `$`).
+    if "control  end" not in shown:
+        fail(f"Conky did not show the positive control's line (see {OUT}/5-conky-console.txt)")
+    if "Conky ${exec touch " + tmp not in shown:
+        fail(f"Conky did not show the Conky memory's ${{exec …}} as text from the parsed outputs (see {OUT}/5-conky-console.txt)")
+
+
 def main():
     # ------------------------------------------------------------- capture: import, remember, D-Bus, links
     os.makedirs(f"{tmp}/config", mode=0o700)
@@ -226,6 +262,9 @@ def main():
 
     # ------------------------------------------------------------- feeds, both binaries, every format
     n_total = int(json.loads(run([ENGRAM, "stats", "--json"]).stdout)["total"])
+    # One pinned clock for both binaries, so every feed (motd included) must come out byte for byte the same.
+    feed_env = env_with(ENGRAM_NOW=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
+    parsed_outputs = []  # what Conky's execp would parse: run through the real Conky below
     formats = ["json", "waybar", "conky", "conky-parsed", "i3blocks", "polybar", "text", "notify", "rofi", "dmenu"]
     for kind in ("recent", "motd", "review", "stats"):
         for fmt in formats:
@@ -235,7 +274,7 @@ def main():
                     cmd = ([binary] if binary == FEED else [binary, "feed"]) + [kind, "--format", fmt, "--size", size, "--limit", "500"]
                     if kind in ("motd", "stats"):
                         cmd = cmd[:-2]
-                    p = run(cmd, check=False)
+                    p = run(cmd, env=feed_env, check=False)
                     if p.returncode != 0:
                         fail(f"{' '.join(cmd[1:])} exited {p.returncode}: {p.stderr[:200]!r}")
                         continue
@@ -244,11 +283,18 @@ def main():
                     if fmt == "json":
                         literal(json.dumps(json.loads(shown), ensure_ascii=False), where)
                     outs.append(p.stdout)
+                    if fmt == "conky-parsed":
+                        parsed_outputs.append((where, p.stdout))
                     count("feed_outputs_checked")
                 if fmt == "json":  # the time it was generated differs
                     outs = [re.sub(rb'"generated":"[^"]*"', b"", o) for o in outs]
-                if len(outs) == 2 and outs[0] != outs[1] and kind != "motd":
-                    fail(f"engram-feed and engram feed differ for {kind} --format {fmt} --size {size}")
+                if len(outs) == 2:
+                    count("feed_pairs_compared")
+                    if outs[0] != outs[1]:
+                        fail(f"engram-feed and engram feed differ for {kind} --format {fmt} --size {size}")
+
+    # ------------------------------------------------------------- the outputs, run: Conky's execp parses them
+    conky_run(parsed_outputs)
 
     # ------------------------------------------------------------- rofi script mode
     rofi = f"{ROOT}/Integrations/bin/engram-rofi"

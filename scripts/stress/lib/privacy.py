@@ -9,9 +9,12 @@
    folders: the daemon and the CLI run under `strace -f`, and every execve and every file opened for writing,
    created, renamed or removed is checked; ActivateResult/LaunchSearch may start only the configured terminal
    with `engram show|search|open …`.
+   ExportProgress(format, path) over D-Bus writes only into exports/ in the data folder: a path with a folder in it
+   is refused, nothing written.
 4. Forgetting a memory leaves no trace: not in the index's terms (xapian-delve) or spelling data (python3-xapian),
    not in the daemon's result cache (GetResultMetas), not in the activity log, not in the bytes of any file in
-   the data folder (SQLite free pages, WAL, Xapian tables).
+   the data folder (SQLite free pages, WAL, Xapian tables and their free blocks: the daemon compacts the index
+   within index.compact_after_forget_seconds, 10 s, of a forget, which is checked while it runs).
 """
 import glob
 import json
@@ -116,6 +119,20 @@ def check_trace(path, what, allow_exec=()):
     return execs, writes
 
 
+def files_with_bytes(marker):
+    """The data folder's files holding marker's bytes anywhere (live or free pages and blocks), as data/…"""
+    found = []
+    for path in glob.glob(f"{DATA}/**", recursive=True):
+        if os.path.isfile(path):
+            try:
+                with open(path, "rb") as f:
+                    if marker.encode() in f.read():
+                        found.append(path.replace(DATA, "data"))
+            except OSError:
+                pass  # removed meanwhile (an old index generation)
+    return found
+
+
 def check_modes():
     bad, count = [], 0
     for key, base in xdg.items():
@@ -169,10 +186,13 @@ def main():
 
     # ---------------------------------------------------------------- the daemon, traced
     trace = f"{OUT}/7-daemon.strace"
+    daemon_cwd = f"{tmp}/cwd/a/b"
+    os.makedirs(daemon_cwd)
+    os.makedirs(f"{tmp}/etc")
     daemon_log = open(f"{OUT}/7-daemon.log", "w")
     daemon = subprocess.Popen(["strace", "-f", "-qq", "-e",
                                "trace=execve,openat,open,creat,rename,renameat,renameat2,unlink,unlinkat,mkdir,mkdirat,symlink,symlinkat,link,linkat,truncate",
-                               "-o", trace, ENGRAM, "daemon"], env=env, stdout=daemon_log, stderr=subprocess.STDOUT)
+                               "-o", trace, ENGRAM, "daemon"], env=env, stdout=daemon_log, stderr=subprocess.STDOUT, cwd=daemon_cwd)
     bus = dbus.SessionBus()
     pid = None
     try:
@@ -187,6 +207,31 @@ def main():
         engram_obj.Search("sourdough", dbus.UInt32(5), dbus_interface=E1, timeout=DEADLINE)
         engram_obj.Stats(dbus_interface=E1, timeout=DEADLINE)
         engram_obj.Sync(dbus_interface=E1, timeout=DEADLINE)
+
+        # -------------------------------------------------------------- ExportProgress: only into exports/
+        written = engram_obj.ExportProgress("markdown", "", dbus_interface=E1, timeout=DEADLINE)
+        if not os.path.exists(f"{DATA}/exports") or not os.listdir(f"{DATA}/exports"):
+            fail(f"ExportProgress with no path wrote nothing into exports/: {written}")
+        engram_obj.ExportProgress("json", "mine.json", dbus_interface=E1, timeout=DEADLINE)
+        if not os.path.isfile(f"{DATA}/exports/mine.json"):
+            fail("ExportProgress with a plain file name did not write exports/mine.json")
+        # Every target lies in this part's scratch folder (relative ones resolve from the daemon's folder there), so a
+        # daemon that wrote where it was told would not touch the machine.
+        elsewhere = [f"{tmp}/outside.md", f"{home}/.bashrc", "../../outside.md", "exports/../../outside.md", "..", ".hidden",
+                     f"{DATA}/engram.sqlite", f"{tmp}/etc/engram-pwned", "sub/dir.md"]
+        refused = 0
+        for path in elsewhere:
+            try:
+                engram_obj.ExportProgress("markdown", path, dbus_interface=E1, timeout=DEADLINE)
+                fail(f"ExportProgress wrote to {path!r}; over D-Bus it may write only into exports/")
+            except dbus.DBusException as e:
+                refused += 1
+                if "exports folder" not in str(e):
+                    fail(f"ExportProgress refused {path!r} without saying why: {e}")
+        for path in (f"{tmp}/outside.md", f"{home}/.bashrc", f"{tmp}/cwd/outside.md", f"{tmp}/cwd/a/b/.hidden", f"{tmp}/etc/engram-pwned"):
+            if os.path.exists(path):
+                fail(f"ExportProgress created {path}")
+        figure("export_progress_paths_refused", f"{refused} of {len(elsewhere)}")
 
         # -------------------------------------------------------------- sockets
         ss = subprocess.run(["ss", "-H", "-lntupw"], capture_output=True, text=True).stdout
@@ -250,6 +295,14 @@ def main():
         if runner.Match(MARKER, dbus_interface=KR, timeout=DEADLINE):
             fail("after forget, KRunner still matches the memory")
         engram_obj.Search(MARKER, dbus.UInt32(5), dbus_interface=E1, timeout=DEADLINE)
+        # While the daemon runs: its compaction takes the bytes out of the index's free blocks within its delay.
+        forgot = time.monotonic()
+        while time.monotonic() - forgot < 60 and files_with_bytes(MARKER):
+            time.sleep(0.5)
+        left = files_with_bytes(MARKER)
+        figure("seconds_until_no_file_holds_its_bytes_daemon_running", f"{time.monotonic() - forgot:.1f}")
+        for t in left:
+            fail(f"60 s after the forget, with the daemon running, {t} still holds the forgotten memory's bytes")
 
         # -------------------------------------------------------------- CLI links, traced
         for n, url in enumerate(odd_urls):
@@ -299,15 +352,12 @@ def main():
     figure("search_log_rows_with_its_words", searches)  # the person's own queries: `engram privacy clear-activity` empties them
     if n:
         fail(f"the activity log still holds {n} rows about the forgotten memory")
-    store_traces, index_traces = [], []
-    for path in glob.glob(f"{DATA}/**", recursive=True):
-        if os.path.isfile(path):
-            with open(path, "rb") as f:
-                if MARKER.encode() in f.read():
-                    (index_traces if "/index.d/" in path else store_traces).append(path.replace(DATA, "data"))
+    traces = files_with_bytes(MARKER)
+    store_traces = [t for t in traces if "/index.d/" not in t]
+    index_traces = [t for t in traces if "/index.d/" in t]
     figure("store_files_with_its_bytes", len(store_traces))
     figure("index_files_with_its_bytes_in_free_blocks", len(index_traces))
-    for t in store_traces:
+    for t in traces:
         fail(f"the bytes of the forgotten memory are still in {t}")
 
     check_modes()

@@ -43,7 +43,15 @@ def cpu_model():
     return platform.processor()
 
 passed = all(p["passed"] for p in parts)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+from importlib import import_module  # noqa: E402
+code = import_module("code-version").code_version(os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "..")), "stress")
+whole = not os.environ.get("STRESS_ONLY") and os.environ.get("STRESS_QUICK", "0") != "1"
+if not whole:
+    code["note"] = "a partial or quick run (STRESS_ONLY / STRESS_QUICK): its figures are not README's, so no marker"
+    code["marker"] = None
 result = {
+    "code": code,
     "passed": passed,
     "seconds": round((time.time_ns() - started_ns) / 1e9, 1),
     "machine": f"{os.cpu_count()} cores, {cpu_model()}",
@@ -59,6 +67,9 @@ with open(os.path.join(out, "results.json"), "w") as f:
 md = [f"# make stress: {'PASSED' if passed else 'FAILED'}", "",
       f"{result['finished']} · {result['machine']} · load average {load_before} → {result['load_average_after']}"
       f" · {result['seconds']:.0f} s in all", "",
+      f"Code measured: commit {code['commit']}" + (f", with uncommitted changes to {', '.join(code['dirty_files'][:5])}" if code['dirty'] else ", clean")
+      + (f". README carries this line above the figures copied from this run (`make check-figures` reads it):\n\n    {code['marker']}"
+         if code.get("marker") else f". {code.get('note', '')}"), "",
       "| part | verdict | seconds |", "|---|---|---:|"]
 for p in parts:
     md.append(f"| {p['part']} | {'pass' if p['passed'] else 'FAIL (exit %d)' % p['exit']} | {p['seconds']:.0f} |")

@@ -190,48 +190,79 @@ def quest_ids(query, data=None, extra=()):
 
 
 # Whole words of letters only, as Xapian's term generator splits them ("libfoo2" is one term, not "libfoo").
-WORD = re.compile(r"(?<![a-z0-9_'])[a-z]{5,}(?![a-z0-9_'])")
+WORD = re.compile(r"^[a-z]{5,}$")
+
+
+def store_text_terms(content):
+    """The plain-word terms the store's current text must give in the index: Xapian's own TermGenerator, set up
+    as the shim sets it up (english stemmer, STEM_SOME), over the text read from the store, not from the index.
+    Only words of letters, so `quest`'s parser turns each back into the same term."""
+    import xapian
+    gen = xapian.TermGenerator()
+    gen.set_stemmer(xapian.Stem("english"))
+    gen.set_stemming_strategy(xapian.TermGenerator.STEM_SOME)
+    doc = xapian.Document()
+    gen.set_document(doc)
+    gen.index_text(content)
+    return sorted({t.term.decode() for t in doc.termlist() if WORD.match(t.term.decode(errors="replace"))})
 
 
 def quest_spot_check(ids, count, data=None, rng=random):
-    """For `count` random memories: quest finds each by the three rarest words of its text. Returns (checked, missing)."""
-    import xapian
+    """For `count` random memories: quest finds each by the three rarest words of its *store* text.
+
+    The words come from the store's current text (Xapian's term generator over it), never from the index, so a
+    document indexed from stale text, or missing, is not found and counts as missing. A memory whose text gives
+    no plain word cannot be checked this way: it is passed over and another one drawn, so `checked` counts only
+    memories that were looked up. Returns (checked, missing, passed_over)."""
     db = index_open(data)
-    stem = xapian.Stem("english")
-    sample = rng.sample(sorted(ids), min(count, len(ids)))
-    missing = []
-    for mid in sample:
+    pool = sorted(ids)
+    rng.shuffle(pool)
+    missing, checked, passed_over = [], 0, 0
+    for mid in pool:
+        if checked >= count:
+            break
         content = store_query("SELECT content FROM memory WHERE id = ?", (mid,), data=data)[0][0]
-        words = sorted(set(WORD.findall(content.lower())))
-
-        # The memory's own terms: a letters-only run is not always one of them ("libstdc" of "libstdc++-12",
-        # which Xapian indexes as "libstdc++"), though other memories may have it as a word.
-        postings = list(db.postlist(("Qmemory:" + mid).encode()))
-        own = {t.term for t in db.termlist(postings[0].docid)} if postings else set()
-
-        def freq(w):
-            return db.get_termfreq(b"Z" + stem(w)) or db.get_termfreq(w)
-
-        def own_term(w):
-            return (b"Z" + stem(w)) in own or w.encode() in own
-        # Words that are terms of this memory's document, rarest first.
-        words = sorted((w for w in words if own_term(w)), key=freq)[:3]
+        words = store_text_terms(content)
         if not words:
+            passed_over += 1
             continue
+        # Rarest first by the index's frequencies (a word the index lacks has 0 and comes first: it must fail).
+        words = sorted(words, key=lambda w: (db.get_termfreq(w.encode()), w))[:3]
+        checked += 1
         found = quest_ids(" AND ".join(words), data=data)
         if mid not in found:
             missing.append((mid, words))
     db.close()
-    return len(sample), missing
+    return checked, missing, passed_over
+
+
+def index_domain_count(kind, data=None):
+    """Documents of a kind (memory, curriculum, topic) in the index, by their domain term."""
+    db = index_open(data)
+    try:
+        return db.get_termfreq(("XDOM" + kind).encode())
+    finally:
+        db.close()
 
 
 def converged(data=None):
-    """(ok, detail): the index holds exactly the store's memories and has applied every store change."""
+    """(ok, detail): the index holds exactly the store's memories, curricula and topics (ids and counts) and has
+    applied every store change (its last applied change is the store's latest)."""
     store_ids = store_memory_ids(data)
     idx_ids, doccount = index_memory_ids(data)
     if store_ids != idx_ids:
         return False, f"store {len(store_ids)} vs index {len(idx_ids)} memories ({len(store_ids - idx_ids)} missing from the index, {len(idx_ids - store_ids)} extra)"
-    return True, f"{len(store_ids)} memories in both"
+    memories = index_domain_count("memory", data)
+    if memories != len(store_ids):
+        return False, f"the index holds {memories} memory documents for {len(store_ids)} memory ids"
+    others = store_query("SELECT (SELECT count(*) FROM curriculum), (SELECT count(*) FROM topic)", data=data)[0]
+    want = len(store_ids) + others[0] + others[1]
+    if doccount != want:
+        return False, f"index doccount {doccount} vs store {want} ({len(store_ids)} memories, {others[0]} curricula, {others[1]} topics)"
+    last, latest = index_last_seq(data), store_latest_seq(data)
+    if last < latest:
+        return False, f"the index has applied store changes up to {last} of {latest}"
+    return True, f"{len(store_ids)} memories in both, {doccount} documents, changes applied through {last}"
 
 
 # ------------------------------------------------------------------ corpus

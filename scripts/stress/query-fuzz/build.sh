@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Builds the query fuzzer for part 4 of `make stress` into OUT (default .build/stress):
-#   OUT/query-fuzz             libFuzzer, coverage-guided over the Indexer's read path and the C++ shim
+#   OUT/query-fuzz             libFuzzer, coverage-guided over the Indexer's read path and the C++ shim, with
+#                              AddressSanitizer on both and UndefinedBehaviorSanitizer on the C++ shim (swiftc has
+#                              no -sanitize=undefined on Linux; its arithmetic and bounds are checked anyway)
 #   OUT/query-fuzz-standalone  the same checks driven by a seeded generator (when libFuzzer cannot be linked)
 # Prints the path of the binary to use; rebuilds only when a source is newer than the binary.
 set -euo pipefail
@@ -30,7 +32,7 @@ build() {  # build NAME SWIFT_FLAGS CXX_FLAGS
   for cc in "${cxx_sources[@]}"; do
     local o="$OUT/obj/$name-$(basename "$cc" .cc).o"
     objs+=("$o")
-    if [ "$o" -nt "$cc" ] && [ "$o" -nt Sources/CXapian/shim.h ] && [ "$o" -nt Sources/CXapian/include/cxapian.h ]; then continue; fi
+    if [ "$o" -nt "$cc" ] && [ "$o" -nt "$0" ] && [ "$o" -nt Sources/CXapian/shim.h ] && [ "$o" -nt Sources/CXapian/include/cxapian.h ]; then continue; fi
     clang++ -std=c++17 -O2 -g0 $cxx_flags -ISources/CXapian/include -ISources/CXapian -c "$cc" -o "$o"
   done
   # shellcheck disable=SC2086
@@ -43,5 +45,5 @@ build() {  # build NAME SWIFT_FLAGS CXX_FLAGS
 if [ "${QUERY_FUZZ_STANDALONE:-0}" = 1 ]; then
   build query-fuzz-standalone "-D QUERY_FUZZ_STANDALONE" ""
 else
-  build query-fuzz "-sanitize=fuzzer" "-fsanitize=fuzzer-no-link"
+  build query-fuzz "-sanitize=fuzzer,address" "-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
 fi
