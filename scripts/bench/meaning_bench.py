@@ -523,7 +523,8 @@ def meaning_in_status(text):
 def engram_rows(binary, folder, docs, queries, jsonl, set_name, models, model_dir, info, emit):
     """Engram today (meaning off) and Engram hybrid (meaning on, per model file): each row, with its rankings,
     timings and notes, goes to emit() as soon as it is measured."""
-    info.update({"binary": binary, "binary_mtime": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(os.path.getmtime(binary)))})
+    info.update({"binary": binary, "binary_mtime": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(os.path.getmtime(binary))),
+                 "binary_sha256": sha256_file(binary)[:16]})
     try:
         info["main_head"] = subprocess.run(["git", "-C", MAIN, "log", "--oneline", "-1"], capture_output=True,
                                            text=True).stdout.strip()[:100]
@@ -778,7 +779,8 @@ def markdown(results):
         if er:
             info = t.get("engram", {})
             lines.append("Engram binary: %s, built %s; /work/main at %s%s." % (
-                info.get("binary"), info.get("binary_mtime"), info.get("main_head", "?")[:7],
+                results.get("engram_binary", {}).get("copied_from") or info.get("binary"), info.get("binary_mtime"),
+                info.get("main_head", "?")[:7],
                 " with uncommitted changes" if info.get("main_dirty") else ""))
             lines.append("")
             lines.append("| Engram (%s) | import | `index embed` | first search | search per process p50 / p99 | results found by meaning only | meaning (index status) |" % set_name)
@@ -807,6 +809,8 @@ def main():
     ap.add_argument("--skip-engram", action="store_true")
     ap.add_argument("--engram", help="the engram binary (default: the newer of .build/{release,debug}/engram in this "
                                      "checkout, else in git's main worktree: %s)" % MAIN)
+    ap.add_argument("--no-copy-engram", action="store_true",
+                    help="run the engram binary in place instead of a copy taken at the start")
     ap.add_argument("--model-dir", default=os.path.join(MAIN, ".build/model"))
     ap.add_argument("--models", default="e5-small-q4.bin,e5-small-enpt-q4.bin", help="model files measured alone")
     ap.add_argument("--hybrid-models", default="e5-small-q4.bin",
@@ -820,9 +824,19 @@ def main():
     os.makedirs(out_dir, exist_ok=True)
     models = [m for m in args.models.split(",") if m]
     binary = None if args.skip_engram else engram_binary(args.engram)
+    if binary and not args.no_copy_engram:
+        # one build for the whole run: a copy, so a rebuild during the run cannot mix two builds in one table
+        # (the hybrid rows name the model folder in config.toml, so the copy does not need to sit beside it)
+        copy = os.path.join(out_dir, "engram-under-test")
+        shutil.copy2(binary, copy)
+        results_binary = {"copied_from": binary, "sha256": sha256_file(copy)}
+        binary = copy
+    else:
+        results_binary = {}
     if not args.skip_engram and not os.path.exists(os.path.join(args.model_dir, "libe5.so")):
         log("meaning_bench: no %s/libe5.so: scripts/install-model.sh installs it" % args.model_dir)
     results = {"started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "args": vars(args), "sets": {},
+               "engram_binary": results_binary,
                "xapian": xapian.version_string(), "sqlite": sqlite3.sqlite_version, "cpus": os.cpu_count()}
     start = time.monotonic()
 
