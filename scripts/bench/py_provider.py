@@ -17,6 +17,12 @@ IFACE = "org.gnome.Shell.SearchProvider2"
 PATH = "/org/engram/Engram/SearchProvider"
 
 
+# Engram's query-side stopwords (Sources/CXapian/stopwords.cc), for telling a natural question.
+STOPWORDS = set("""a about am an and are as at be been by can could did do does for from had has have how i i'm in is it
+its me my of on or our should so that the their them there these they this those to us was we were what when where
+which who why will with would you your""".split())
+
+
 def header(data):
     head, _, body = data.partition("\n\n")
     fields = dict(line.split("=", 1) for line in head.split("\n")[1:] if "=" in line)
@@ -42,10 +48,22 @@ class Provider(dbus.service.Object):
         except xapian.DatabaseError:
             self.db = xapian.Database(self.index)
         flags = xapian.QueryParser.FLAG_DEFAULT | xapian.QueryParser.FLAG_PARTIAL
-        query = self.qp.parse_query(" ".join(terms), flags)
+        text = " ".join(terms)
+        self.qp.set_default_op(xapian.Query.OP_AND)
+        query = self.qp.parse_query(text, flags)
         enquire = xapian.Enquire(self.db)
         enquire.set_query(query)
-        return [header(m.document.get_data().decode())[0].get("id", "") for m in enquire.get_mset(0, 20)]
+        mset = enquire.get_mset(0, 20)
+        ids = [header(m.document.get_data().decode())[0].get("id", "") for m in mset]
+        # The same reading of a natural question as Engram's (README "Finding by meaning"): three content words or
+        # more with fewer all-words matches than the page holds, the page filled with the documents having some of them.
+        words = [w for w in text.lower().split() if w.isalnum() and w not in STOPWORDS]
+        if len(words) >= 3 and mset.get_matches_estimated() < 20:
+            self.qp.set_default_op(xapian.Query.OP_OR)
+            rest = xapian.Query(xapian.Query.OP_AND_NOT, self.qp.parse_query(text, flags), query)
+            enquire.set_query(rest)
+            ids += [header(m.document.get_data().decode())[0].get("id", "") for m in enquire.get_mset(0, 20 - len(ids))]
+        return ids
 
     @dbus.service.method(IFACE, in_signature="as", out_signature="as")
     def GetInitialResultSet(self, terms):
