@@ -29,6 +29,7 @@ extension Library {
         if let limit, try embeddingBacklog() > limit { return nil }
         if background, let e5 = embedder as? E5Embedder { e5.runInBackground() }
         var indexer = MeaningIndexer(store: store, embedder: embedder)
+        indexer.vectors = embeddingVectors(dimension: embedder.dimension)
         indexer.progress = progress
         indexer.crashPoint = Self.crashHook
         return try indexer.run()

@@ -1,11 +1,25 @@
 import EngramCore
 import Foundation
+import Synchronization
 
 /// One person's Engram: paths, config, store and index, with the operations every front end shares.
 public final class Library: @unchecked Sendable {
     public let paths: EngramPaths
     public let config: EngramConfig
     public let store: Store
+
+    /// The embedder's vectors in memory, kept between passes (passes run one at a time: the daemon's embed queue,
+    /// or a command's own).
+    private let embedVectors = Mutex<VectorCache?>(nil)
+
+    func embeddingVectors(dimension: Int) -> VectorCache {
+        embedVectors.withLock { cache in
+            if let cache, cache.dimension == dimension { return cache }
+            let fresh = VectorCache(store: store, dimension: dimension)
+            cache = fresh
+            return fresh
+        }
+    }
 
     /// Opens the library at `paths` (creating the private data folder and store if needed).
     public init(paths: EngramPaths, clock: @escaping @Sendable () -> Date = { Date() }) throws {

@@ -63,6 +63,43 @@ struct MeaningTests {
         #expect(try lib.store.allVectors().allSatisfy { $0.data.count == 4 + twin.dimension })
     }
 
+    /// The vectors a search holds in memory follow every save, edit and forget while reading only what changed.
+    @Test func vectorsInMemoryFollowTheStoreReadingOnlyWhatChanged() throws {
+        let lib = try library()
+        try store(lib)
+        let twin = WordHashEmbedder()
+        try MeaningIndexer(store: lib.store, embedder: twin).run()
+        let cache = VectorCache(store: lib.store, dimension: twin.dimension)
+        func matchesAFreshLoad(_ why: Comment) throws {
+            let held = try cache.current()
+            let fresh = VectorIndex(try lib.store.allVectors(), dimension: twin.dimension)
+            #expect(Set(held.keys) == Set(fresh.keys), why)
+            for note in Self.notes.map(\.1) + ["grandma", "insurance in April"] {
+                let q = try twin.embed([note], as: .query)[0]
+                #expect(held.nearest(q, k: 3).map(\.key) == fresh.nearest(q, k: 3).map(\.key), why)
+            }
+        }
+        try matchesAFreshLoad("first load")
+        let loaded = try cache.current()
+
+        // New notes and an edit: read as changes, into the same index (an edited note keeps its row).
+        try store(lib, [("m6", "Water the tomatoes every morning in July."), ("m7", "Grandma's birthday is on 3 May.")])
+        var m2 = try #require(try lib.store.memory(id: "m2"))
+        m2.content = "Renew the car insurance before the end of April."
+        try lib.store.upsertMemories([m2])
+        try MeaningIndexer(store: lib.store, embedder: twin).run()
+        #expect(try lib.store.vectors(changedAfter: 1).vectors.map(\.itemID).sorted() == ["m2", "m6", "m7"])
+        #expect(try cache.current() === loaded)
+        #expect(loaded.count == 7)
+        try matchesAFreshLoad("after new notes and an edit")
+
+        // A forget deletes a vector outside any save: everything is read again, and the forgotten note is gone.
+        _ = try lib.store.forget(id: "m5")
+        #expect(try cache.current() !== loaded)
+        #expect(try !cache.current().keys.contains("memory:m5"))
+        try matchesAFreshLoad("after a forget")
+    }
+
     @Test func theOutboxIsKeptUntilEmbeddedWhileMeaningIsOn() throws {
         let lib = try library()
         try store(lib)

@@ -153,5 +153,18 @@ enum Migrations {
                 ) WITHOUT ROWID
                 """)
         }
+        // Readers that keep every vector in memory (the daemon's search, the embedder's automatic links) load only
+        // what changed: each save stamps its rows with the next `vectors.version`, and any delete, whoever makes it
+        // (a forget, a new model), counts in `vectors.deletions`, which tells them to load everything again.
+        migrator.registerMigration("v7-vector-version") { db in
+            try db.execute(sql: "ALTER TABLE vector ADD COLUMN version INTEGER NOT NULL DEFAULT 0")
+            try db.execute(sql: "CREATE INDEX vector_version ON vector(version)")
+            try db.execute(sql: """
+                CREATE TRIGGER vector_deleted AFTER DELETE ON vector BEGIN
+                    INSERT INTO setting(key, value) VALUES ('vectors.deletions', 1)
+                    ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1;
+                END
+                """)
+        }
     }
 }

@@ -22,6 +22,10 @@ extension Store {
     static let vectorMarkKey = "vectors.embedded_seq"
     /// The setting naming the model the vectors were made with.
     static let vectorModelKey = "vectors.model"
+    /// The setting holding the version stamped on the last saved vectors (migration v7).
+    static let vectorVersionKey = "vectors.version"
+    /// The setting counting deleted vectors (kept by a trigger, migration v7).
+    static let vectorDeletionsKey = "vectors.deletions"
 
     static func vectorMark(_ db: Database) throws -> Int64? {
         try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [vectorMarkKey]).flatMap { Int64($0) }
@@ -49,11 +53,17 @@ extension Store {
             for link in links where try Store.memoryExists(db, link.from) && Store.memoryExists(db, link.to) {
                 try Store.link(db, link.from, link.to, origin: .auto, weight: link.weight, at: now)
             }
+            let version = try Store.vectorState(db).version + 1
             for v in vectors {
                 try db.execute(sql: """
-                    INSERT INTO vector(kind, itemID, textHash, data) VALUES (?, ?, ?, ?)
-                    ON CONFLICT(kind, itemID) DO UPDATE SET textHash = excluded.textHash, data = excluded.data
-                    """, arguments: [v.kind.rawValue, v.itemID, v.textHash, v.data])
+                    INSERT INTO vector(kind, itemID, textHash, data, version) VALUES (?, ?, ?, ?, ?)
+                    ON CONFLICT(kind, itemID) DO UPDATE SET textHash = excluded.textHash, data = excluded.data,
+                        version = excluded.version
+                    """, arguments: [v.kind.rawValue, v.itemID, v.textHash, v.data, version])
+            }
+            if !vectors.isEmpty {
+                try db.execute(sql: "INSERT INTO setting(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                               arguments: [Store.vectorVersionKey, String(version)])
             }
             for (kind, id) in gone {
                 try db.execute(sql: "DELETE FROM vector WHERE kind = ? AND itemID = ?", arguments: [kind.rawValue, id])
@@ -89,6 +99,51 @@ extension Store {
             }
             return out
         }
+    }
+
+    /// Where the stored vectors stand: the version of the last save, and how many deletes there have been.
+    public struct VectorState: Sendable, Equatable {
+        public var version: Int64
+        public var deletions: Int64
+    }
+
+    static func vectorState(_ db: Database) throws -> VectorState {
+        var state = VectorState(version: 0, deletions: 0)
+        for row in try Row.fetchAll(db, sql: "SELECT key, value FROM setting WHERE key IN (?, ?)",
+                                    arguments: [vectorVersionKey, vectorDeletionsKey]) {
+            let value = Int64(row[1] as String) ?? 0
+            if row[0] as String == vectorVersionKey { state.version = value } else { state.deletions = value }
+        }
+        return state
+    }
+
+    /// Where the stored vectors stand (see `vectors(changedAfter:)`).
+    public func vectorState() throws -> VectorState {
+        try read { db in try Store.vectorState(db) }
+    }
+
+    /// The vectors saved after `version`, with the state they bring a reader to (read together, so nothing saved
+    /// between the two is missed).
+    public func vectors(changedAfter version: Int64) throws -> (vectors: [StoredVector], state: VectorState) {
+        try read { db in
+            let state = try Store.vectorState(db)
+            let rows = try Row.fetchAll(db, sql: "SELECT kind, itemID, textHash, data FROM vector WHERE version > ?",
+                                        arguments: [version])
+            return (rows.compactMap(Store.storedVector), state)
+        }
+    }
+
+    /// Every stored vector, with the state it reflects.
+    public func allVectorsWithState() throws -> (vectors: [StoredVector], state: VectorState) {
+        try read { db in
+            (try Row.fetchAll(db, sql: "SELECT kind, itemID, textHash, data FROM vector").compactMap(Store.storedVector),
+             try Store.vectorState(db))
+        }
+    }
+
+    private static func storedVector(_ row: Row) -> StoredVector? {
+        guard let kind = OutboxEntry.Kind(rawValue: row[0]) else { return nil }
+        return StoredVector(kind: kind, itemID: row[1], textHash: row[2], data: row[3])
     }
 
     /// Every stored vector.

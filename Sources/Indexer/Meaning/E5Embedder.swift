@@ -4,14 +4,15 @@ import Foundation
 /// opened with `dlopen` so that Engram runs without it: `scripts/install-model.sh` installs both at install time.
 ///
 /// Queries and passages get e5's "query: " and "passage: " prefixes (the engine's `is_query`). The engine runs
-/// one text at a time on all cores (OpenMP); calls are serialized.
+/// one text at a time on all cores (OpenMP). It keeps no state between calls (the model is mapped read-only, each
+/// call allocates its own buffers), so calls are not serialized: a search's query never waits for the background
+/// embedder's batch (a lock around whole batches made searches during a capture flood wait up to 2 s).
 public final class E5Embedder: Embedder, @unchecked Sendable {
     public let modelID: String
     public let dimension: Int
     private let library: UnsafeMutableRawPointer
     private let model: OpaquePointer
     private let embedOne: @convention(c) (OpaquePointer, UnsafePointer<CChar>, Int32, UnsafeMutablePointer<Float>) -> Int32
-    private let lock = NSLock()
 
     /// The longest text embedded, in bytes: the model reads at most 512 tokens, so the rest would be work for nothing.
     static let maxTextBytes = 2048
@@ -73,9 +74,7 @@ public final class E5Embedder: Embedder, @unchecked Sendable {
     }
 
     public func embed(_ texts: [String], as role: EmbedRole) throws -> [[Float]] {
-        lock.lock()
-        defer { lock.unlock() }
-        return try texts.map { text in
+        try texts.map { text in
             var out = [Float](repeating: 0, count: dimension)
             let cut = Self.clip(text)
             let status = out.withUnsafeMutableBufferPointer { buffer in

@@ -6,8 +6,7 @@ import Foundation
 public final class MeaningSearch: @unchecked Sendable {
     public let embedder: any Embedder
     private let store: Store
-    private var index: VectorIndex?
-    private var loadedAt: (mark: Int64?, count: Int)?
+    private let cache: VectorCache
     private var recent: [String: [Float]] = [:]
     private var recentOrder: [String] = []
 
@@ -20,16 +19,12 @@ public final class MeaningSearch: @unchecked Sendable {
     public init(store: Store, embedder: any Embedder) {
         self.store = store
         self.embedder = embedder
+        self.cache = VectorCache(store: store, dimension: embedder.dimension)
     }
 
-    /// The vectors in memory, loaded again when the store's vectors changed.
+    /// The vectors in memory, brought up to the store's (only what changed is read).
     public func vectors() throws -> VectorIndex {
-        let now = (mark: try store.vectorMark(), count: try store.vectorCount())
-        if let index, let loadedAt, loadedAt.mark == now.mark, loadedAt.count == now.count { return index }
-        let fresh = VectorIndex(try store.allVectors(), dimension: embedder.dimension)
-        index = fresh
-        loadedAt = now
-        return fresh
+        try cache.current()
     }
 
     /// The query's vector (recent ones are kept).

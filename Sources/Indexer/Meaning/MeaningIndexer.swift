@@ -21,6 +21,8 @@ public struct MeaningIndexer {
     public var progress: ((Int, Int) -> Void)?
     /// Crash-safety tests: called at "embed-after-save" after each saved batch.
     public var crashPoint: ((String) throws -> Void)?
+    /// The store's vectors in memory, for automatic links (a long-lived embedder keeps one between passes).
+    public var vectors: VectorCache?
 
     public init(store: Store, embedder: any Embedder) {
         self.store = store
@@ -113,6 +115,7 @@ public struct MeaningIndexer {
             return
         }
         var done = 0
+        let cache = vectors ?? VectorCache(store: store, dimension: embedder.dimension)
         for start in stride(from: 0, to: items.count, by: batchSize) {
             let slice = Array(items[start..<min(start + batchSize, items.count)])
             let vectors = try embedder.embed(slice.map(\.text), as: .passage)
@@ -123,12 +126,15 @@ public struct MeaningIndexer {
             var links: [(from: String, to: String, weight: Double)] = []
             let toLink = zip(slice, vectors).filter { $0.0.kind == .memory && linkable.contains($0.0.id) }
             if !toLink.isEmpty {
-                // Every memory's vector, this batch's included (two captures of one thought may arrive together).
+                // Every memory's vector, this batch's included (two captures of one thought may arrive together);
+                // the stored vectors of this batch's items are of their old text.
                 let mine = Set(stored.map(\.key))
-                let others = try store.allVectors().filter { $0.kind == .memory && !mine.contains($0.key) }
-                let index = VectorIndex(others + stored.filter { $0.kind == .memory }, dimension: embedder.dimension)
+                let saved = try cache.current()
+                let batch = VectorIndex(stored.filter { $0.kind == .memory }, dimension: embedder.dimension)
                 for (item, v) in toLink {
-                    guard let nearest = index.nearest(v, k: 2).first(where: { $0.key != item.key }),
+                    let candidates = saved.nearest(v, k: 8).filter { $0.key.hasPrefix("memory:") && !mine.contains($0.key) }
+                        + batch.nearest(v, k: 2).filter { $0.key != item.key }
+                    guard let nearest = candidates.max(by: { $0.score < $1.score }),
                           nearest.score >= Self.autoLinkSimilarity else { continue }
                     links.append((item.id, String(nearest.key.dropFirst("memory:".count)), Double(nearest.score)))
                 }

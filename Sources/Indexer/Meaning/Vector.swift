@@ -1,3 +1,4 @@
+import EngramCore
 import Foundation
 
 /// Vector arithmetic and the stored form: a Float32 scale followed by one Int8 per component (384 + 4 bytes for
@@ -57,6 +58,26 @@ public final class VectorIndex: @unchecked Sendable {
 
     public var count: Int { keys.count }
 
+    /// Adds vectors, replacing those of the same keys in place (an edited note's new vector).
+    public func upsert(_ stored: [StoredVectorLike]) {
+        guard !stored.isEmpty else { return }
+        if rowOfKey.count != keys.count { rowOfKey = Dictionary(keys.enumerated().map { ($1, $0) }, uniquingKeysWith: { $1 }) }
+        for s in stored {
+            guard let v = Vector.decode(s.data, dimension: dimension) else { continue }
+            if let row = rowOfKey[s.key] {
+                scales[row] = v.scale
+                components.replaceSubrange(row * dimension..<(row + 1) * dimension, with: v.components)
+            } else {
+                rowOfKey[s.key] = keys.count
+                keys.append(s.key)
+                scales.append(v.scale)
+                components.append(contentsOf: v.components)
+            }
+        }
+    }
+    /// Row of each key, made on the first `upsert`.
+    private var rowOfKey: [String: Int] = [:]
+
     /// Bytes held in memory for the vectors.
     public var byteCount: Int { components.count + scales.count * 4 }
 
@@ -101,4 +122,41 @@ public final class VectorIndex: @unchecked Sendable {
 public protocol StoredVectorLike {
     var key: String { get }
     var data: Data { get }
+}
+
+/// Every stored vector of a store in memory, kept up to date by loading only what was saved since the last look
+/// (everything again after a delete): the daemon's searches and the embedder's automatic links look after every
+/// batch of a capture flood, and loading 63,000 vectors each time cost them hundreds of milliseconds.
+/// Not for use from two threads at once.
+public final class VectorCache: @unchecked Sendable {
+    private let store: Store
+    public let dimension: Int
+    private var index: VectorIndex?
+    private var state: Store.VectorState?
+
+    public init(store: Store, dimension: Int) {
+        self.store = store
+        self.dimension = dimension
+    }
+
+    /// The vectors as the store holds them now.
+    public func current() throws -> VectorIndex {
+        let now = try store.vectorState()
+        if let index, let state {
+            if state == now { return index }
+            if now.deletions == state.deletions, now.version > state.version {
+                let changed = try store.vectors(changedAfter: state.version)
+                if changed.state.deletions == state.deletions {
+                    index.upsert(changed.vectors)
+                    self.state = changed.state
+                    return index
+                }
+            }
+        }
+        let all = try store.allVectorsWithState()
+        let fresh = VectorIndex(all.vectors, dimension: dimension)
+        index = fresh
+        state = all.state
+        return fresh
+    }
 }
