@@ -1,0 +1,19 @@
+/// The shared rules (`EngramRules`: memory types, the forgetting curve, stats, the streak, paths, timestamps) are
+/// part of what Feeds offers; it computes with them and nothing else.
+@_exported import EngramRules
+
+extension MemoryType {
+    /// Reads the store's value; anything unknown is shown as a note rather than failing a bar.
+    public init(storeValue: String) { self = MemoryType(rawValue: storeValue) ?? .note }
+
+    /// How much this kind counts when choosing what to resurface.
+    var importance: Double {
+        switch self {
+        case .learning: 1.3
+        case .idea: 1.2
+        case .quote: 1.1
+        case .note: 1.0
+        case .task: 0.9
+        }
+    }
+}
