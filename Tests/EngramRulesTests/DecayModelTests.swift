@@ -9,18 +9,6 @@ struct Probe: Fading {
     var lastReinforcedInstant = 1.7e9
 }
 
-/// A deterministic generator, so failures reproduce.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 @Suite struct DecayModelTests {
     let model = DecayModel.standard
     let day = DecayModel.day
@@ -57,7 +45,6 @@ struct SplitMix: RandomNumberGenerator {
 
     @Test("expiry holds the rule for every type and use count, with default and configured curves")
     func expiryRuleHoldsEverywhere() throws {
-        var rng = SplitMix(state: 42)
         var configured = DecayModel.standard
         configured.reinforcementFactor = 2.5
         configured.halfLifeDays[.note] = 7
@@ -65,15 +52,17 @@ struct SplitMix: RandomNumberGenerator {
         let fresh = DecayModel(halfLifeDays: configured.halfLifeDays, reinforcementFactor: 2.5, maxReinforcements: 8)
         #expect(configured == fresh)
         for model in [DecayModel.standard, configured] {
-            for _ in 0..<500 {
-                let m = Probe(type: MemoryType.allCases.randomElement(using: &rng)!, useCount: Int.random(in: -1...12, using: &rng),
-                              lastReinforcedInstant: 1.7e9 + Double.random(in: 0...3e7, using: &rng))
-                let expiry = try #require(model.expiry(of: m))
-                let age = expiry - m.lastReinforcedInstant
-                #expect(abs(age - DecayModel.year * model.score(of: m, at: expiry)) < 1e-3)
-                #expect(abs(try #require(model.lifetime(of: m)) - age) < 1e-6)
-                let now = m.lastReinforcedInstant + Double.random(in: 0...4e7, using: &rng)
-                #expect(model.isExpired(m, at: now) == (now >= expiry))
+            for type in MemoryType.allCases {
+                for uses in -1...12 {
+                    let m = Probe(type: type, useCount: uses, lastReinforcedInstant: 1.7e9 + Double(uses) * 12_345.678)
+                    let expiry = try #require(model.expiry(of: m))
+                    let age = expiry - m.lastReinforcedInstant
+                    #expect(abs(age - DecayModel.year * model.score(of: m, at: expiry)) < 1e-3)
+                    #expect(abs(try #require(model.lifetime(of: m)) - age) < 1e-6)
+                    for offset in [-86_400.0, -1, 0, 1, 86_400] {
+                        #expect(model.isExpired(m, at: expiry + offset) == (offset >= 0))
+                    }
+                }
             }
         }
     }
