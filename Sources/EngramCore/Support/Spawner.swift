@@ -61,7 +61,9 @@ public enum Spawner {
     public static func spawn(_ program: String, _ arguments: [String], environment: [String: String]? = nil,
                              input: Data? = nil, stdout: Stream = .null, stderr: Stream = .null) throws -> Child {
         let searchPath = environment.map { $0["PATH"] } ?? ProcessInfo.processInfo.environment["PATH"]
-        guard let path = find(program, path: searchPath) else { throw SpawnError("cannot start \(program): not found") }
+        guard let path = program.contains("/") ? program : find(program, path: searchPath) else {
+            throw SpawnError("cannot start \(program): not found on PATH")
+        }
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -78,9 +80,13 @@ public enum Spawner {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        var ours: [Int32] = []  // the parent's pipe ends to close once the child has its copies
-        var theirs: [Int32] = []
-        defer { theirs.forEach { _ = Glibc.close($0) } }
+        var theirs: [Int32] = []  // the child's pipe ends: ours to close once it has its copies
+        var ours: [Int32] = []  // the parent's pipe ends: the caller's once the child started
+        var started = false
+        defer {
+            theirs.forEach { _ = Glibc.close($0) }
+            if !started { ours.forEach { _ = Glibc.close($0) } }
+        }
         func makePipe() throws -> (read: Int32, write: Int32) {
             var ends: [Int32] = [-1, -1]
             guard pipe(&ends) == 0 else { throw SpawnError("cannot make a pipe: \(String(cString: strerror(errno)))") }
@@ -92,6 +98,7 @@ public enum Spawner {
             let p = try makePipe()
             posix_spawn_file_actions_adddup2(&actions, p.read, 0)
             theirs.append(p.read)
+            ours.append(p.write)
             inputEnd = p.write
         } else {
             posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
@@ -126,10 +133,8 @@ public enum Spawner {
                             UnsafeMutablePointer(mutating: env.baseAddress!))
             }
         }
-        guard rc == 0 else {
-            (ours + (inputEnd.map { [$0] } ?? [])).forEach { _ = Glibc.close($0) }
-            throw SpawnError("cannot start \(path): \(String(cString: strerror(rc)))")
-        }
+        guard rc == 0 else { throw SpawnError("cannot start \(path): \(String(cString: strerror(rc)))") }
+        started = true
         if let input, let fd = inputEnd {
             Thread.detachNewThread {
                 input.withUnsafeBytes { raw in

@@ -1,7 +1,3 @@
-/// The shared rules (`EngramRules`: memory types, the forgetting curve, stats, the streak, paths, timestamps) are
-/// part of what Feeds offers; it computes with them and nothing else.
-@_exported import EngramRules
-
 extension MemoryType {
     /// Reads the store's value; anything unknown is shown as a note rather than failing a bar.
     public init(storeValue: String) { self = MemoryType(rawValue: storeValue) ?? .note }
