@@ -34,10 +34,10 @@ let package = Package(
             providers: [.apt(["libdbus-1-dev"])]
         ),
         // The rules the core and the lean feed share: memory types, the forgetting curve, stats counts, the streak,
-        // XDG paths, timestamps. Foundation-free (Glibc and the standard library only), so the
-        // feed binary stays lean; EngramCore re-exports it.
+        // XDG paths, timestamps, markup escaping, glibc symbols. Foundation-free (Glibc and the standard library
+        // only), so the feed binary stays lean; EngramCore and Feeds re-export it.
         .target(name: "EngramRules"),
-        // Model, store, decay, XDG paths, config, import/export.
+        // Model, store, config, import/export, starting programs (Spawner); the Date side of EngramRules.
         .target(
             name: "EngramCore",
             dependencies: [
