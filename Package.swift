@@ -33,12 +33,16 @@ let package = Package(
             pkgConfig: "dbus-1",
             providers: [.apt(["libdbus-1-dev"])]
         ),
-        // Model, store, decay, XDG paths, config, import/export.
+        // The rules the core and the lean feed share: memory types, the forgetting curve, stats counts, the streak,
+        // XDG paths, timestamps, markup escaping, glibc symbols. Foundation-free (Glibc and the standard library
+        // only), so the feed binary stays lean; EngramCore and Feeds re-export it.
+        .target(name: "EngramRules"),
+        // Model, store, config, import/export, starting programs (Spawner); the Date side of EngramRules.
         .target(
             name: "EngramCore",
             dependencies: [
+                "EngramRules",
                 .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "Yams", package: "Yams"),
             ]
@@ -59,7 +63,7 @@ let package = Package(
         // Widget feeds and their per-sink renderers; Foundation-free so bars start it fast.
         .target(
             name: "Feeds",
-            dependencies: ["CSQLite", "DBusWatch"]
+            dependencies: ["CSQLite", "DBusWatch", "EngramRules"]
         ),
         // The lean feed binary bars run every few seconds: no Foundation, GRDB, Xapian or libdbus linked, and in
         // release the Swift runtime linked in, so it starts in a few milliseconds.
@@ -99,6 +103,7 @@ let package = Package(
             dependencies: ["EngramCore", "Indexer"],
             path: "scripts/bench/engram-bench"
         ),
+        .testTarget(name: "EngramRulesTests", dependencies: ["EngramRules"]),
         .testTarget(name: "EngramCoreTests", dependencies: ["EngramCore"]),
         .testTarget(name: "IndexerTests", dependencies: ["Indexer", "EngramCore", "CXapian"]),
         // Child processes and private buses for the test targets that run programs or need D-Bus.

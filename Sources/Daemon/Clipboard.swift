@@ -1,4 +1,5 @@
 import DBus
+import EngramCore
 import Foundation
 import Logging
 
@@ -39,6 +40,6 @@ struct Clipboard: Sendable {
 
     /// Runs a clipboard tool with `text` on its standard input; true if it started.
     private static func pipe(_ text: String, to path: String, _ arguments: [String]) -> Bool {
-        (try? DetachedProcess.spawn(path, arguments, input: Data(text.utf8))) != nil
+        (try? Spawner.start(path, arguments, input: Data(text.utf8))) != nil
     }
 }

@@ -60,7 +60,7 @@ public final class EngramDaemon: @unchecked Sendable {
 
     /// Runs until SIGTERM, SIGINT or the loss of the bus, and returns the exit status.
     public func run() -> Int32 {
-        Self.returnLargeBlocksToTheSystem()
+        Heap.returnLargeBlocksToTheSystem()
         let connection: DBusConnection
         do {
             connection = try Self.connect()
@@ -263,17 +263,6 @@ public final class EngramDaemon: @unchecked Sendable {
     }
 
     /// The bus that activated us (`DBUS_STARTER_ADDRESS`), else the session bus.
-    /// A client may send messages of many megabytes (the bus allows 128 MB). glibc raises its mmap threshold after
-    /// freeing such a block, so later ones come from the heap and stay in RSS after they are freed (200 MB after
-    /// part 3 of `make stress`); a fixed threshold keeps them mmapped and returned when freed.
-    static func returnLargeBlocksToTheSystem() {
-        #if canImport(Glibc)
-        let mTrimThreshold: Int32 = -1, mMmapThreshold: Int32 = -3  // <malloc.h>, which the Glibc module leaves out
-        _ = glibcMallopt(mMmapThreshold, 256 * 1024)
-        _ = glibcMallopt(mTrimThreshold, 1024 * 1024)
-        #endif
-    }
-
     static func connect() throws -> DBusConnection {
         let env = ProcessInfo.processInfo.environment
         if let starter = env["DBUS_STARTER_ADDRESS"], !starter.isEmpty, env["DBUS_STARTER_BUS_TYPE"] != "system" {
@@ -306,9 +295,3 @@ private final class Chores: @unchecked Sendable {
         self.contexts = contexts
     }
 }
-
-#if canImport(Glibc)
-/// glibc's `int mallopt(int param, int value)`.
-@_silgen_name("mallopt")
-private func glibcMallopt(_ param: Int32, _ value: Int32) -> Int32
-#endif

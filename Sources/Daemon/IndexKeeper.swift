@@ -96,7 +96,7 @@ final class IndexKeeper: @unchecked Sendable {
                 if !removed.isEmpty {
                     try writer.commit(lastAppliedSeq: try writer.lastAppliedSeq())
                     self.log.info("swept faded items from the index", metadata: ["count": "\(removed.count)"])
-                    Self.releaseFreedMemory()
+                    Heap.releaseFreedMemory()
                     self.onCommit()
                 }
                 return removed.count
@@ -124,7 +124,7 @@ final class IndexKeeper: @unchecked Sendable {
                 self.log.error("rebuilding the index failed", metadata: ["error": "\(error)"])
             }
             _ = self.takeWriter()
-            Self.releaseFreedMemory()
+            Heap.releaseFreedMemory()
             self.onCommit()
             done(result)
         }
@@ -266,7 +266,7 @@ final class IndexKeeper: @unchecked Sendable {
             let applier = OutboxApplier(store: library.store, config: library.config)
             let report = try applier.apply(with: writer)
             appliedSeq.store(report.lastSeq, ordering: .releasing)
-            if report.applied >= Self.bigPass { Self.releaseFreedMemory() }
+            if report.applied >= Self.bigPass { Heap.releaseFreedMemory() }
             if report.applied > 0 {
                 log.info("applied changes to the index", metadata: [
                     "changes": "\(report.applied)", "seq": "\(report.lastSeq)", "ms": "\(Self.ms(since: start))",
@@ -304,7 +304,7 @@ final class IndexKeeper: @unchecked Sendable {
                     self.log.info("embedded for meaning search", metadata: [
                         "embedded": "\(report.embedded)", "deleted": "\(report.deleted)", "ms": "\(Self.ms(since: start))",
                     ])
-                    if report.embedded >= Self.bigPass { Self.releaseFreedMemory() }
+                    if report.embedded >= Self.bigPass { Heap.releaseFreedMemory() }
                 }
             } catch {
                 self.log.error("embedding for meaning search failed; words still search", metadata: ["error": "\(error)"])
@@ -314,22 +314,6 @@ final class IndexKeeper: @unchecked Sendable {
 
     /// Passes that apply at least this many changes hand freed memory back to the system afterwards.
     static let bigPass = 500
-
-    /// Returns the heap's free pages to the system: a big apply, sweep or rebuild frees far more than the
-    /// daemon holds while idle, and glibc keeps it otherwise.
-    static func releaseFreedMemory() {
-        #if canImport(Glibc)
-        // malloc_trim is glibc's (malloc.h), which the Glibc module does not export: look it up once.
-        if let trim = mallocTrim { _ = trim(0) }
-        #endif
-    }
-
-    #if canImport(Glibc)
-    private static let mallocTrim: (@convention(c) (Int) -> Int32)? = {
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return nil }
-        return unsafeBitCast(symbol, to: (@convention(c) (Int) -> Int32).self)
-    }()
-    #endif
 
     static func ms(since start: ContinuousClock.Instant) -> String {
         let d = ContinuousClock.now - start

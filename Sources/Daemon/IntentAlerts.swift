@@ -83,8 +83,10 @@ final class IntentAlerts: @unchecked Sendable {
     }
 
     private func post(summary: String, body: String, actions: [NotificationAction], shown entry: Shown) {
-        let request = NotificationRequest(appName: Self.appName, appIcon: "accessories-dictionary", summary: Self.escape(summary),
-                                          body: Self.escape(body), actions: actions,
+        // Notification bodies may be read as markup: escape what markup would eat.
+        let request = NotificationRequest(appName: Self.appName, appIcon: "accessories-dictionary",
+                                          summary: Markup.escape(summary, quotes: false),
+                                          body: Markup.escape(body, quotes: false), actions: actions,
                                           hints: ["desktop-entry": .string("org.engram.Engram")])
         let server = self.server
         Task {
@@ -127,10 +129,5 @@ final class IntentAlerts: @unchecked Sendable {
         do { try store.acknowledgeDelayedIntent(id: id) } catch {
             log.warning("could not acknowledge a delayed intent", metadata: ["error": "\(error)"])
         }
-    }
-
-    /// Notification bodies may be read as markup: escape what markup would eat.
-    static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
     }
 }

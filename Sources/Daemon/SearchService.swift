@@ -192,7 +192,7 @@ final class SearchService: @unchecked Sendable {
         forgetAll()
         reader = nil
         meaningSearch = nil
-        IndexKeeper.releaseFreedMemory()
+        Heap.releaseFreedMemory()
     }
 
     /// Closes the reader (before a shutdown).

@@ -15,14 +15,9 @@ extension Store {
             let created = Memory.Columns.created
             let total = try Memory.fetchCount(db)
             let today = try Memory.filter(created >= startOfToday).fetchCount(db)
-            // Consecutive days with a capture, ending today, or yesterday when nothing was captured today yet.
-            var day = today > 0 ? startOfToday : calendar.date(byAdding: .day, value: -1, to: startOfToday)!
-            var streak = 0
-            while let next = calendar.date(byAdding: .day, value: 1, to: day),
-                  try Memory.filter(created >= day && created < next).limit(1).fetchCount(db) > 0 {
-                streak += 1
-                guard let previous = calendar.date(byAdding: .day, value: -1, to: day) else { break }
-                day = previous
+            let streak = try Streak.days(endingAt: startOfToday, dayBefore: { calendar.date(byAdding: .day, value: -1, to: $0) }) { day in
+                guard let next = calendar.date(byAdding: .day, value: 1, to: day) else { return false }
+                return try Memory.filter(created >= day && created < next).limit(1).fetchCount(db) > 0
             }
             return (total, today, streak)
         }

@@ -61,9 +61,9 @@ struct TerminalLauncher: Sendable {
         do {
             let startupID = StartupEnvironment.startupID(program: terminal?.first ?? name, timestamp: timestamp)
             let environment = StartupEnvironment.environment(ProcessInfo.processInfo.environment, startupID: startupID)
-            try DetachedProcess.spawn(executable, Array(argv.dropFirst()), environment: environment) { status in
-                if status != 0 {
-                    log.warning("the terminal exited with an error", metadata: ["program": "\(name)", "status": "\(status)"])
+            try Spawner.start(executable, Array(argv.dropFirst()), environment: environment) { exit in
+                if exit.code != 0 {
+                    log.warning("the terminal exited with an error", metadata: ["program": "\(name)", "status": "\(exit.code)"])
                 }
             }
             log.info("opened a terminal", metadata: ["program": "\(name)"])
@@ -91,13 +91,6 @@ struct TerminalLauncher: Sendable {
 
     /// The absolute path of a program, looked up in `$PATH` (and /usr/bin, /usr/local/bin) when it has no slash.
     static func resolve(_ program: String) -> String? {
-        if program.contains("/") { return FileManager.default.isExecutableFile(atPath: program) ? program : nil }
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
-        let dirs = path.split(separator: ":").map(String.init) + ["/usr/local/bin", "/usr/bin", "/bin"]
-        for dir in dirs where !dir.isEmpty {
-            let candidate = dir + "/" + program
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        }
-        return nil
+        Spawner.find(program, path: (ProcessInfo.processInfo.environment["PATH"] ?? "") + ":/usr/local/bin:/usr/bin:/bin")
     }
 }

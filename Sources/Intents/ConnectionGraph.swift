@@ -128,7 +128,7 @@ public struct ConnectionGraph: Sendable, Codable, Equatable {
 /// Renders DOT to SVG or PNG with Graphviz's `dot`, when it is installed.
 public enum GraphRenderer {
     /// The path of `dot`, if installed.
-    public static var dotPath: String? { Executables.find("dot") }
+    public static var dotPath: String? { Spawner.find("dot") }
 
     /// Writes `dot` rendered as `format` (svg or png) to `path`.
     public static func render(_ dot: String, format: String, to path: String) throws {

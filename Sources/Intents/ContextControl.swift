@@ -68,7 +68,7 @@ public struct ContextControl {
 
     /// GNOME's `org.gnome.desktop.notifications show-banners`, read with gsettings; nil if unavailable.
     public static func gsettingsShowBanners() -> Bool? {
-        guard let gs = Executables.find("gsettings"),
+        guard let gs = Spawner.find("gsettings"),
               let r = try? Executables.run(gs, ["get", "org.gnome.desktop.notifications", "show-banners"]), r.status == 0 else { return nil }
         switch r.stdout.trimmingCharacters(in: .whitespacesAndNewlines) {
         case "true": return true

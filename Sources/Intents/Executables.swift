@@ -1,17 +1,9 @@
 import EngramCore
 import Foundation
 
-/// Finds and runs outside programs with an argument vector: never through a shell.
+/// Runs outside programs with an argument vector, never through a shell, and waits for what they print
+/// (`Spawner` starts them and finds them on `$PATH`).
 public enum Executables {
-    /// The full path of `name` on `$PATH`, if it is there and executable.
-    public static func find(_ name: String, path: String? = ProcessInfo.processInfo.environment["PATH"]) -> String? {
-        for dir in (path ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":") {
-            let candidate = "\(dir)/\(name)"
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        }
-        return nil
-    }
-
     /// What a program printed and how it ended.
     public struct Result: Sendable {
         public var status: Int32
@@ -21,29 +13,26 @@ public enum Executables {
 
     /// Runs `executable` with `arguments` (each one argv element), feeding `stdin`, and waits for it.
     public static func run(_ executable: String, _ arguments: [String], stdin: Data? = nil) throws -> Result {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: executable)
-        p.arguments = arguments
-        let out = Pipe(), err = Pipe(), inp = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        p.standardInput = inp
-        do { try p.run() } catch { throw EngramError.io("cannot run \(executable): \(error.localizedDescription)") }
-        let input = stdin ?? Data()
-        let writer = Thread {
-            try? inp.fileHandleForWriting.write(contentsOf: input)
-            try? inp.fileHandleForWriting.close()
+        let child: Spawner.Child
+        do {
+            child = try Spawner.spawn(executable, arguments, input: stdin ?? Data(), stdout: .pipe, stderr: .pipe)
+        } catch {
+            throw EngramError.io("cannot run \(executable): \(error)")
         }
-        writer.start()
         final class Box: @unchecked Sendable { var data = Data() }
-        let box = Box()
+        let output = Box()
         let group = DispatchGroup()
-        group.enter()
-        let handle = out.fileHandleForReading
-        DispatchQueue.global().async { box.data = handle.readDataToEndOfFile(); group.leave() }
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        if let fd = child.stdout {
+            group.enter()
+            DispatchQueue.global().async { output.data = Spawner.readToEnd(fd); group.leave() }
+        }
+        let errors = child.stderr.map(Spawner.readToEnd) ?? Data()
         group.wait()
-        p.waitUntilExit()
-        return Result(status: p.terminationStatus, stdout: String(decoding: box.data, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self))
+        let status: Int32
+        switch Spawner.wait(child.pid) {  // as Foundation's Process told it: the exit status, or the signal
+        case .exited(let code): status = code
+        case .signaled(let signal): status = signal
+        }
+        return Result(status: status, stdout: String(decoding: output.data, as: UTF8.self), stderr: String(decoding: errors, as: UTF8.self))
     }
 }

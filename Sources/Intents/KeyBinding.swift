@@ -95,7 +95,7 @@ public struct KeyBinding: Sendable {
             let file = "\(home)/.local/share/applications/engram-\(slug).desktop"
             try write(file, kdeDesktopFile)
             var done = ["wrote \(file)"]
-            if let kw = Executables.find("kwriteconfig5") {
+            if let kw = Spawner.find("kwriteconfig5") {
                 let r = try Executables.run(kw, ["--file", "kglobalshortcutsrc", "--group", "engram-\(slug).desktop", "--key", "_launch",
                                                  "\(chord.replacingOccurrences(of: "Super", with: "Meta")),none,Engram: \(shortcut.name)"])
                 done.append(r.status == 0 ? "set the shortcut in kglobalshortcutsrc (log out and in, or restart kglobalaccel)" : "kwriteconfig5 failed: \(r.stderr)")
@@ -104,7 +104,7 @@ public struct KeyBinding: Sendable {
             }
             return done
         case .gnome:
-            guard let gs = Executables.find("gsettings") else { throw EngramError.notFound("gsettings is not installed") }
+            guard let gs = Spawner.find("gsettings") else { throw EngramError.notFound("gsettings is not installed") }
             let path = "/org/gnome/settings-daemon/plugins/media-keys/custom-keybindings/engram-\(slug)/"
             let listKey = ("org.gnome.settings-daemon.plugins.media-keys", "custom-keybindings")
             let current = try Executables.run(gs, ["get", listKey.0, listKey.1])

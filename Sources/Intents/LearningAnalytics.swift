@@ -58,9 +58,8 @@ public struct LearningAnalytics: Sendable, Codable, Equatable {
         for s in all { studied.insert(calendar.startOfDay(for: s.started)) }
         for s in all { perDay[calendar.startOfDay(for: s.started), default: 0] += s.elapsed(at: now) }
         let today = calendar.startOfDay(for: now)
-        var streak = 0
-        var day = studied.contains(today) ? today : calendar.date(byAdding: .day, value: -1, to: today)!
-        while studied.contains(day) { streak += 1; day = calendar.date(byAdding: .day, value: -1, to: day)! }
+        let streak = Streak.days(endingAt: today, dayBefore: { calendar.date(byAdding: .day, value: -1, to: $0) },
+                                 isActive: studied.contains)
         var longest = 0, run = 0
         var previous: Date?
         for d in studied.sorted() {

@@ -6,8 +6,8 @@ import Foundation
 public enum Speaker {
     /// The speech program and the arguments that precede the sentence, if one is installed.
     public static func command(path: String? = ProcessInfo.processInfo.environment["PATH"]) -> (String, [String])? {
-        if let s = Executables.find("spd-say", path: path) { return (s, ["--wait", "--"]) }
-        if let e = Executables.find("espeak-ng", path: path) { return (e, ["--"]) }
+        if let s = Spawner.find("spd-say", path: path) { return (s, ["--wait", "--"]) }
+        if let e = Spawner.find("espeak-ng", path: path) { return (e, ["--"]) }
         return nil
     }
 

@@ -8,8 +8,8 @@ public protocol LinkOpener: Sendable {
     func open(_ link: String, activationToken: String?) throws
 }
 
-/// Opens links with a program (by default `xdg-open`), handing it the activation token as
-/// `XDG_ACTIVATION_TOKEN` (Wayland) and `DESKTOP_STARTUP_ID` (X11).
+/// Opens links with a program (by default `xdg-open`, found on `$PATH`) started by `Spawner`, handing it the
+/// activation token as `XDG_ACTIVATION_TOKEN` (Wayland) and `DESKTOP_STARTUP_ID` (X11).
 ///
 /// What the program (or whatever it starts) writes to standard error never reaches the terminal or
 /// journal raw: each line goes to `report` with the link it was about, as does a failing exit status.
@@ -32,47 +32,28 @@ public struct ProcessLinkOpener: LinkOpener {
 
     public func open(_ link: String, activationToken: String?) throws {
         guard let program = command.first else { return }
-        let process = Process()
-        if program.hasPrefix("/") {
-            process.executableURL = URL(fileURLWithPath: program)
-            process.arguments = Array(command.dropFirst()) + [link]
-        } else {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = command + [link]
-        }
-        process.environment = StartupEnvironment.environment(ProcessInfo.processInfo.environment, activationToken: activationToken)
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
+        let environment = StartupEnvironment.environment(ProcessInfo.processInfo.environment, activationToken: activationToken)
+        let child = try Spawner.spawn(program, Array(command.dropFirst()) + [link], environment: environment, stderr: .pipe)
         let name = (program as NSString).lastPathComponent
         let report = self.report
         // Read as it comes: what the opener starts may keep the pipe open long after the opener exits.
-        let errors = Pipe()
-        let lines = LineBuffer()
-        errors.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            if data.isEmpty {
-                handle.readabilityHandler = nil
+        if let errors = child.stderr {
+            Thread.detachNewThread {
+                let handle = FileHandle(fileDescriptor: errors, closeOnDealloc: true)
+                let lines = LineBuffer()
+                while case let data = handle.availableData, !data.isEmpty {
+                    for line in lines.append(data) { report("\(name) (opening \(link)): \(line)") }
+                }
                 for line in lines.finish() { report("\(name) (opening \(link)): \(line)") }
-                return
-            }
-            for line in lines.append(data) { report("\(name) (opening \(link)): \(line)") }
-        }
-        process.standardError = errors
-        process.terminationHandler = { done in
-            if done.terminationReason == .exit, done.terminationStatus != 0 {
-                report("\(name) could not open \(link) (exit status \(done.terminationStatus))")
-            } else if done.terminationReason == .uncaughtSignal {
-                report("\(name) was killed by signal \(done.terminationStatus) while opening \(link)")
             }
         }
-        do {
-            try process.run()
-        } catch {
-            errors.fileHandleForReading.readabilityHandler = nil
-            throw error
+        Spawner.reap(child.pid) { exit in
+            switch exit {
+            case .exited(let status) where status != 0: report("\(name) could not open \(link) (exit status \(status))")
+            case .signaled(let signal): report("\(name) was killed by signal \(signal) while opening \(link)")
+            default: break
+            }
         }
-        // Our copy of the write end goes, so the pipe ends when the opener and what it started are done with it.
-        try? errors.fileHandleForWriting.close()
     }
 }
 

@@ -38,31 +38,4 @@ public enum NotificationCloser {
         guard await server.currentOwner() == handOff.serverOwner else { return }
         try? await server.closeNotification(id: handOff.id)
     }
-
-    /// Starts `executable arguments…` in its own session, detached from the terminal, with no input or output.
-    public static func spawnDetached(_ executable: String, _ arguments: [String]) throws {
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        // POSIX_SPAWN_SETSID (glibc ≥ 2.26): a new session, so closing the terminal does not take it down.
-        posix_spawnattr_setflags(&attributes, Int16(0x80))
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        for fd in Int32(0)...2 {
-            posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0)
-        }
-        // Close everything else the helper would inherit: a pipe held open keeps whoever reads our output waiting.
-        let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
-        for fd in open.compactMap({ Int32($0) }) where fd > 2 {
-            posix_spawn_file_actions_addclose(&actions, fd)
-        }
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { for p in argv { free(p) } }
-        var pid: pid_t = 0
-        let rc = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
-        guard rc == 0 else {
-            throw NotificationServerError.failed("could not start \(executable): \(String(cString: strerror(rc)))")
-        }
-    }
 }

@@ -1,4 +1,5 @@
 import DBus
+import EngramCore
 
 /// Turns activity content into a `Notify` call that suits one server: markup or plain text, a drawn
 /// progress bar or a text one, buttons or none, and the hints that keep updates quiet and in place.
@@ -62,7 +63,7 @@ public struct NotificationRenderer: Sendable {
         if profile.showsBody {
             var lines: [String] = []
             let markup = profile.bodyMarkup
-            func escape(_ text: String) -> String { markup ? NotificationText.escapeMarkup(text) : text }
+            func escape(_ text: String) -> String { markup ? Markup.escape(text, quotes: false) : text }
             lines += details.map { escape($0) }
             if let progressLine { lines.append(progressLine) }
             if let quote { lines.append(markup ? "<i>“\(escape(quote))”</i>" : "“\(quote)”") }

@@ -1,20 +1,5 @@
 /// Making arbitrary text (memories, titles) safe for a notification: valid, bounded, and shown literally.
 enum NotificationText {
-    /// Escapes text for a markup body: `&`, `<` and `>`, the three characters the specification names.
-    static func escapeMarkup(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
-
     /// One line of plain text: control characters and line breaks become spaces, runs of spaces collapse,
     /// and the result is cut to `limit` characters with an ellipsis.
     static func line(_ text: String, limit: Int) -> String {

@@ -71,7 +71,7 @@ enum Live {
             if let owner = handOff.notification.serverOwner { arguments += ["--server", owner] }
             if let link = handOff.openLink { arguments += ["--open", link] }
             do {
-                try NotificationCloser.spawnDetached(executable, arguments)
+                try Spawner.start(executable, arguments)
             } catch {
                 Terminal.warn("the notification stays until you close it: \(error)")
             }

@@ -9,7 +9,7 @@ import Testing
     /// pins, tags and links; used, reviewed and pinned over the last days, some captured today.
     static func corpus() throws -> FeedFixture {
         let f = try FeedFixture()
-        var rng = CoreParityTests.SplitMix(state: 42)
+        var rng = SplitMix(state: 42)
         func int(_ n: Int) -> Int { Int.random(in: 0..<n, using: &rng) }
         func chance(_ p: Double) -> Bool { Double.random(in: 0..<1, using: &rng) < p }
         let now = FeedFixture.now

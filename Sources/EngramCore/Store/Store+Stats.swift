@@ -1,27 +1,6 @@
 import Foundation
 import GRDB
 
-/// Counts that describe a collection at a moment.
-public struct MemoryStats: Codable, Sendable, Equatable {
-    public var total = 0
-    public var today = 0
-    public var thisWeek = 0
-    public var topTag: String?
-    public var topTagCount = 0
-    public var connections = 0
-    /// Consecutive days with at least one capture, ending today (or yesterday if nothing yet today).
-    public var streakDays = 0
-    public var perType: [String: Int] = [:]
-    /// Memories that will fade from search within 7 days.
-    public var expiringSoon = 0
-    /// Memories already faded from search (still in the store).
-    public var expired = 0
-    public var pinned = 0
-    public var curricula = 0
-    public var topics = 0
-    public var topicsDone = 0
-}
-
 extension Store {
     /// Computes stats at `now`, in the local time zone, optionally for one context.
     ///
@@ -32,7 +11,7 @@ extension Store {
         var cal = Calendar(identifier: .gregorian)
         cal.timeZone = timeZone
         let startOfDay = cal.startOfDay(for: now)
-        let weekAgo = cal.date(byAdding: .day, value: -6, to: startOfDay)!
+        let weekAgo = cal.date(byAdding: .day, value: 1 - MemoryStats.weekDays, to: startOfDay)!
         return try read { db in
             var s = MemoryStats()
             let scope = context == nil ? "" : "AND m.context = ?"
@@ -68,18 +47,18 @@ extension Store {
         }
     }
 
-    /// How many unpinned memories have faded by `now`, and how many fade within the next 7 days.
+    /// How many unpinned memories have faded by `now`, and how many fade within `MemoryStats.fadingHorizon`.
     ///
     /// A memory's expiry is its last reinforcement plus a span set by its type and (capped) use count, so
     /// each such group has one reinforcement time before which its memories have faded: SQLite counts
     /// against those, and the memories within a second of either boundary are decoded and decided exactly.
     private static func fadingCounts(_ db: Database, now: Date, decay: DecayModel, scope: String,
                                      scopeArgs: [(any DatabaseValueConvertible)?]) throws -> (expired: Int, soon: Int) {
-        let soon: TimeInterval = 7 * 86_400
+        let soon = MemoryStats.fadingHorizon
         let margin: TimeInterval = 1
         var expired = 0, expiring = 0
         for group in try fadingGroups(db, decay: decay, scope: scope, scopeArgs: scopeArgs) {
-            // Faded: lastReinforced + span <= now. Fading soon: now < lastReinforced + span <= now + 7 days.
+            // Faded: lastReinforced + span <= now. Fading soon: now < lastReinforced + span <= now + the horizon.
             let fadedBefore = now.addingTimeInterval(-group.span), soonBefore = now.addingTimeInterval(soon - group.span)
             let sure = try Row.fetchOne(db, sql: """
                 SELECT coalesce(sum(m.lastReinforced <= ?), 0), coalesce(sum(m.lastReinforced > ? AND m.lastReinforced <= ?), 0)
@@ -96,8 +75,11 @@ extension Store {
             for row in near {
                 let reinforced: Date = row[0]
                 let memory = Memory(id: "", content: "", type: group.type, created: reinforced, lastReinforced: reinforced, useCount: row[1])
-                guard let expiry = decay.expiry(of: memory) else { continue }
-                if expiry <= now { expired += 1 } else if expiry.timeIntervalSince(now) <= soon { expiring += 1 }
+                switch decay.fadingState(of: memory, at: now) {
+                case .faded: expired += 1
+                case .fadingSoon: expiring += 1
+                case .inSearch: break
+                }
             }
         }
         return (expired, expiring)
@@ -147,12 +129,7 @@ extension Store {
             return try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM memory m WHERE m.created >= ? AND m.created < ? \(scope))",
                                      arguments: StatementArguments([interval.start, interval.end] + scopeArgs)) ?? false
         }
-        var streak = 0
-        var day = try hasCapture(on: startOfDay) ? startOfDay : cal.date(byAdding: .day, value: -1, to: startOfDay)!
-        while try hasCapture(on: day) {
-            streak += 1
-            day = cal.date(byAdding: .day, value: -1, to: day)!
-        }
-        return streak
+        return try Streak.days(endingAt: startOfDay, dayBefore: { cal.date(byAdding: .day, value: -1, to: $0) },
+                               isActive: hasCapture)
     }
 }

@@ -9,7 +9,7 @@ import Darwin
 /// A bar must keep working, so a config that cannot be read gives the defaults and a warning instead of an error.
 public struct FeedConfig: Sendable, Equatable {
     /// The forgetting curve (`[decay]`).
-    public var decay = FeedDecay.standard
+    public var decay = DecayModel.standard
     /// False when `[privacy] feeds = false`: every feed then shows nothing.
     public var feedsEnabled = true
     /// What was wrong with the file, one sentence each.
@@ -49,7 +49,7 @@ public struct FeedConfig: Sendable, Equatable {
         for (key, value) in values.sorted(by: { $0.key < $1.key }) {
             if key.hasPrefix("decay.half_life_days.") {
                 let name = String(key.dropFirst("decay.half_life_days.".count))
-                guard let kind = MemoryKind(rawValue: name) else {
+                guard let kind = MemoryType(rawValue: name) else {
                     c.warnings.append("\(origin): [decay.half_life_days] has unknown type '\(name)'; ignored")
                     continue
                 }

@@ -17,7 +17,7 @@ public struct FeedEnvironment: Sendable, Equatable {
     /// Local midnight today.
     var dayStart: Double { calendar.startOfDay(today) }
     /// The forgetting curve.
-    var decay: FeedDecay { config.decay }
+    var decay: DecayModel { config.decay }
 }
 
 /// Which feed, how big, and (for lists) how many entries.

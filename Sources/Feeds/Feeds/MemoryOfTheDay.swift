@@ -89,8 +89,8 @@ public enum MemoryOfTheDay {
             return .kept
         }
         for g in groups {
-            let sample = MemoryFacts(id: "", kind: MemoryKind(storeValue: g.type), created: 0, lastReinforced: 0, useCount: g.useCount)
-            let from = g.pinned != 0 ? nil : decay.expiry(of: sample).map { t - $0 - FeedDecay.day }
+            let sample = MemoryFacts(id: "", kind: MemoryType(storeValue: g.type), created: 0, lastReinforced: 0, useCount: g.useCount)
+            let from = g.pinned != 0 ? nil : decay.expiry(of: sample).map { t - $0 - DecayModel.day }
             var after: Double?
             repeat {
                 let resume = after
@@ -162,7 +162,7 @@ public enum MemoryOfTheDay {
     }
 
     /// The score on the curve the memory follows when not pinned.
-    static func curveScore(_ m: MemoryFacts, at t: Double, decay: FeedDecay) -> Double {
+    static func curveScore(_ m: MemoryFacts, at t: Double, decay: DecayModel) -> Double {
         var unpinned = m
         unpinned.pinned = false
         return decay.score(of: unpinned, at: t)
@@ -173,7 +173,7 @@ public enum MemoryOfTheDay {
     /// Each candidate draws `u` in (0, 1) from a hash of the seed and its id; the smallest `-ln(u) / weight`
     /// wins, which picks each with probability proportional to its weight and barely moves when other
     /// memories come and go.
-    static func draw(_ facts: [MemoryFacts], at t: Double, decay: FeedDecay, seed: String) -> [String] {
+    static func draw(_ facts: [MemoryFacts], at t: Double, decay: DecayModel, seed: String) -> [String] {
         let scored = facts.map { ($0, curveScore($0, at: t, decay: decay)) }
             .sorted { $0.1 != $1.1 ? $0.1 < $1.1 : $0.0.id < $1.0.id }
             .prefix(candidateCount)

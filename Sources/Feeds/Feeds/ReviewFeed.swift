@@ -2,19 +2,16 @@
 ///
 /// "Due" is the same rule as the `expiringSoon` count of `stats`, so the two feeds always agree.
 enum ReviewFeed {
-    /// How far ahead a fading memory counts as due.
-    static let horizon: Double = 7 * 86_400
-
     static func build(_ scope: FeedScope) throws -> FeedResult {
         let env = scope.env
         let facts = try scope.facts()
         var due: [MemoryFacts] = []
         var faded = 0
         for m in facts {
-            if env.decay.isExpired(m, at: env.now) {
-                faded += 1
-            } else if env.decay.isExpired(m, at: env.now + horizon) {
-                due.append(m)
+            switch env.decay.fadingState(of: m, at: env.now) {
+            case .faded: faded += 1
+            case .fadingSoon: due.append(m)
+            case .inSearch: break
             }
         }
         due.sort { $0.created != $1.created ? $0.created < $1.created : $0.id < $1.id }

@@ -6,37 +6,32 @@ enum StatsFeed {
     }
 
     /// The counts over `facts` at `env.now`, in the local calendar.
-    static func compute(_ facts: [MemoryFacts], counts: CollectionCounts, env: FeedEnvironment) -> FeedStats {
-        var s = FeedStats()
+    static func compute(_ facts: [MemoryFacts], counts: CollectionCounts, env: FeedEnvironment) -> MemoryStats {
+        var s = MemoryStats()
         let today = env.today
         let startOfDay = env.calendar.startOfDay(today)
-        let weekAgo = env.calendar.startOfDay(today - 6)
+        let weekAgo = env.calendar.startOfDay(today + 1 - MemoryStats.weekDays)
         var tagCounts: [String: Int] = [:]
         var days = Set<Int>()
-        for kind in MemoryKind.allCases { s.perType[kind] = 0 }
         for m in facts {
             s.total += 1
             if m.created >= startOfDay { s.today += 1 }
             if m.created >= weekAgo { s.thisWeek += 1 }
-            s.perType[m.kind, default: 0] += 1
+            s.perType[m.kind.rawValue, default: 0] += 1
             for t in m.tags { tagCounts[t, default: 0] += 1 }
             if m.pinned { s.pinned += 1 }
             days.insert(env.calendar.dayNumber(m.created))
-            if env.decay.isExpired(m, at: env.now) {
-                s.expired += 1
-            } else if env.decay.isExpired(m, at: env.now + 7 * 86_400) {
-                s.expiringSoon += 1
+            switch env.decay.fadingState(of: m, at: env.now) {
+            case .faded: s.expired += 1
+            case .fadingSoon: s.expiringSoon += 1
+            case .inSearch: break
             }
         }
         if let top = tagCounts.max(by: { ($0.value, $1.key) < ($1.value, $0.key) }) {
             s.topTag = top.key
             s.topTagCount = top.value
         }
-        var day = days.contains(today) ? today : today - 1
-        while days.contains(day) {
-            s.streakDays += 1
-            day -= 1
-        }
+        s.streakDays = Streak.days(endingAt: today, dayBefore: { $0 - 1 }, isActive: days.contains)
         s.connections = counts.links
         s.curricula = counts.curricula
         s.topics = counts.topics
@@ -45,11 +40,11 @@ enum StatsFeed {
     }
 
     /// Share of memories still in search, as a whole percentage (100 when there are none).
-    static func retention(_ s: FeedStats) -> Int {
+    static func retention(_ s: MemoryStats) -> Int {
         s.total == 0 ? 100 : (s.total - s.expired) * 100 / s.total
     }
 
-    static func view(_ s: FeedStats, _ scope: FeedScope) -> FeedView {
+    static func view(_ s: MemoryStats, _ scope: FeedScope) -> FeedView {
         let streak = s.streakDays == 0 ? "no streak" : "\(s.streakDays)-day streak"
         let text: String
         switch scope.size {
@@ -57,7 +52,7 @@ enum StatsFeed {
         case .medium: text = "◉ \(s.total) · \(s.today) today · \(streak)"
         case .large: text = "◉ \(FeedPhrases.count(s.total, "memory", "memories")) · \(s.today) today · \(s.thisWeek) this week · \(streak) · \(s.expiringSoon) fading"
         }
-        let types = MemoryKind.allCases.map { FeedPhrases.count(s.perType[$0] ?? 0, $0.rawValue, $0.plural) }.joined(separator: ", ")
+        let types = MemoryType.allCases.map { FeedPhrases.count(s.perType[$0.rawValue] ?? 0, $0.rawValue, $0.plural) }.joined(separator: ", ")
         var detail = [
             "\(FeedPhrases.count(s.total, "memory", "memories"))\(scope.inContext): \(types)",
             "Today \(s.today) · this week \(s.thisWeek) · streak \(FeedPhrases.count(s.streakDays, "day"))",

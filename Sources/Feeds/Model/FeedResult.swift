@@ -35,7 +35,7 @@ public enum FeedPayload: Sendable, Equatable {
     /// `recent`: the newest memories.
     case memories([MemoryDetail])
     /// `stats`.
-    case stats(FeedStats)
+    case stats(MemoryStats)
     /// `session`: the active session, or nil when idle.
     case session(SessionDetail?)
     /// `review`: the counts and the memories due.
@@ -53,7 +53,7 @@ public struct MemoryDetail: Sendable, Equatable {
     public var faded: Bool
 
     /// Computes the detail of `memory` at `now`.
-    init(_ memory: FeedMemory, decay: FeedDecay, now: Double) {
+    init(_ memory: FeedMemory, decay: DecayModel, now: Double) {
         self.memory = memory
         strength = decay.score(of: memory.facts, at: now)
         expires = decay.expiry(of: memory.facts)

@@ -1,7 +1,7 @@
 /// What feeds know about a memory without its text: enough to count, decay and choose.
 public struct MemoryFacts: Sendable, Equatable {
     public var id: String
-    public var kind: MemoryKind
+    public var kind: MemoryType
     public var tags: [String]
     public var context: String?
     /// Seconds since 1970.
@@ -14,7 +14,7 @@ public struct MemoryFacts: Sendable, Equatable {
     public var links: Int
 
     /// Creates facts; `lastReinforced` defaults to `created`.
-    public init(id: String, kind: MemoryKind = .note, tags: [String] = [], context: String? = nil, created: Double,
+    public init(id: String, kind: MemoryType = .note, tags: [String] = [], context: String? = nil, created: Double,
                 lastReinforced: Double? = nil, useCount: Int = 0, pinned: Bool = false, links: Int = 0) {
         self.id = id
         self.kind = kind
@@ -26,4 +26,12 @@ public struct MemoryFacts: Sendable, Equatable {
         self.pinned = pinned
         self.links = links
     }
+}
+
+/// Facts follow the shared forgetting curve.
+extension MemoryFacts: Fading {
+    /// The kind, as the curve names it.
+    public var type: MemoryType { kind }
+    /// `lastReinforced`, already in seconds since 1970.
+    public var lastReinforcedInstant: Double { lastReinforced }
 }

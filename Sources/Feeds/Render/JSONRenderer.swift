@@ -79,12 +79,12 @@ public struct JSONRenderer: FeedRenderer {
         ])
     }
 
-    private func stats(_ s: FeedStats) -> JSONValue {
+    private func stats(_ s: MemoryStats) -> JSONValue {
         .object([
             ("total", .int(s.total)), ("today", .int(s.today)), ("thisWeek", .int(s.thisWeek)),
             ("topTag", .optional(s.topTag)), ("topTagCount", .int(s.topTagCount)),
             ("connections", .int(s.connections)), ("streakDays", .int(s.streakDays)),
-            ("perType", .object(MemoryKind.allCases.map { ($0.rawValue, .int(s.perType[$0] ?? 0)) })),
+            ("perType", .object(MemoryType.allCases.map { ($0.rawValue, .int(s.perType[$0.rawValue] ?? 0)) })),
             ("expiringSoon", .int(s.expiringSoon)), ("expired", .int(s.expired)), ("pinned", .int(s.pinned)),
             ("retention", .int(StatsFeed.retention(s))),
             ("curricula", .int(s.curricula)), ("topics", .int(s.topics)), ("topicsDone", .int(s.topicsDone)),

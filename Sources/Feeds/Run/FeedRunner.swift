@@ -8,7 +8,7 @@ import Darwin
 public enum FeedRunner {
     /// Prints the feed `options` ask for; 0 on success, 74 when the store could not be read.
     public static func run(_ options: FeedOptions) -> Int32 {
-        var paths = FeedPaths.resolve()
+        var paths = EngramPaths.fromEnvironment()
         if let dir = options.dataDirectory {
             paths.dataDirectory = dir.hasPrefix("/") ? dir : currentDirectory() + "/" + dir
         }

@@ -183,7 +183,7 @@ public final class SQLiteFeedSource: FeedSource {
     private static func facts(_ row: SQLiteStatement, links: Int) -> MemoryFacts {
         let created = row.instant(4) ?? 0
         return MemoryFacts(
-            id: row.text(0) ?? "", kind: MemoryKind(storeValue: row.text(1) ?? ""), tags: JSONStringArray.decode(row.text(2) ?? "[]"),
+            id: row.text(0) ?? "", kind: MemoryType(storeValue: row.text(1) ?? ""), tags: JSONStringArray.decode(row.text(2) ?? "[]"),
             context: row.text(3), created: created, lastReinforced: row.instant(5) ?? created,
             useCount: row.int(6), pinned: row.int(7) != 0, links: links)
     }

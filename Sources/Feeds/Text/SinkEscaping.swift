@@ -1,21 +1,7 @@
 /// The escaping each sink needs on top of `DisplayText.clean`; each renderer uses exactly one of these.
 public enum SinkEscaping {
-    /// Pango/XML markup (Waybar, notification bodies): `& < > " '` become entities.
-    public static func pango(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for c in text.unicodeScalars {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.unicodeScalars.append(c)
-            }
-        }
-        return out
-    }
+    /// Pango/XML markup (Waybar, notification bodies): `& < > " '` become entities (`Markup.escape`).
+    public static func pango(_ text: String) -> String { Markup.escape(text) }
 
     /// Conky's parsed output (`execp`, `execpi`, `catp`): `$` → `$$` and `#` → `\#`, so `${exec …}` stays text.
     public static func conkyParsed(_ text: String) -> String {

@@ -1,4 +1,4 @@
-/// The kinds of memory a person keeps.
+/// The kinds of memory a person keeps (the store's `type` column).
 public enum MemoryType: String, Codable, Sendable, CaseIterable, Comparable {
     case note, idea, task, quote, learning
 
@@ -13,8 +13,8 @@ public enum MemoryType: String, Codable, Sendable, CaseIterable, Comparable {
         }
     }
 
-    /// The freedesktop icon name used for this kind in search results and notifications: one that Adwaita (GNOME 43 on)
-    /// and Breeze both have, each type its own (`IconTests` checks the installed theme).
+    /// The freedesktop icon name used for this kind in search results, notifications and feeds: one that Adwaita
+    /// (GNOME 43 on) and Breeze both have, each type its own (`IconTests` checks the installed theme).
     public var iconName: String {
         switch self {
         case .note: "text-x-generic"
@@ -22,6 +22,17 @@ public enum MemoryType: String, Codable, Sendable, CaseIterable, Comparable {
         case .task: "task-due"
         case .quote: "format-text-italic"
         case .learning: "accessories-dictionary"
+        }
+    }
+
+    /// A one-character symbol from common fonts (DejaVu), so bars need no icon font.
+    public var symbol: String {
+        switch self {
+        case .note: "✎"
+        case .idea: "✦"
+        case .task: "☐"
+        case .quote: "❝"
+        case .learning: "✧"
         }
     }
 
