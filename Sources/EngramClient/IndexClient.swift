@@ -57,8 +57,7 @@ public struct IndexClient: Sendable {
                 return .willBeApplied(by: IndexHolder(writer: IndexLayout.writerHolder(forStub: library.paths.indexPath), daemon: nil))
             case .failed:
                 // The daemon was reached but did not finish in time; it applies them on its own.
-                let pid = daemon.daemonPID()
-                return .willBeApplied(by: IndexHolder(pid: pid, isDaemon: true, program: pid.flatMap(IndexHolder.program(of:))))
+                return .willBeApplied(by: .daemon(pid: daemon.daemonPID()))
             }
         }
     }

@@ -26,6 +26,11 @@ public struct IndexHolder: CustomStringConvertible, Sendable, Equatable {
         self.init(pid: pid, isDaemon: isDaemon, program: pid.flatMap(Self.program(of:)))
     }
 
+    /// The daemon, with its process id when it can be told.
+    public static func daemon(pid: pid_t?) -> IndexHolder {
+        IndexHolder(pid: pid, isDaemon: true, program: pid.flatMap(program(of:)))
+    }
+
     /// Finds the holder of `library`'s index writer, asking the bus for the daemon's process.
     public init(of library: Library, daemon: DaemonClient = DaemonClient()) {
         self.init(writer: IndexLayout.writerHolder(forStub: library.paths.indexPath), daemon: daemon.daemonPID())

@@ -65,7 +65,7 @@ struct IndexClientTests {
 
     @Test func aHolderSaysWhoItIs() {
         #expect(IndexHolder(pid: 12, isDaemon: true).capitalized == "The daemon (pid 12)")
-        #expect(IndexHolder(pid: nil, isDaemon: true).description == "the daemon")
+        #expect(IndexHolder.daemon(pid: nil).description == "the daemon")
         #expect(IndexHolder(pid: 34, isDaemon: false, program: "python3").description == "another process (pid 34, python3)")
         #expect(IndexHolder(pid: nil, isDaemon: false).capitalized == "Another process")
     }
