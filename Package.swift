@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "Notifier", targets: ["Notifier"]),
         .library(name: "Intents", targets: ["Intents"]),
         .library(name: "Daemon", targets: ["Daemon"]),
+        .library(name: "EngramClient", targets: ["EngramClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -89,10 +90,13 @@ let package = Package(
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]
         ),
+        // What commands call to reach the index and the bus: make changes searchable or say who will, rebuild
+        // wherever the writer is, live notifications on the session bus.
+        .target(name: "EngramClient", dependencies: ["DBus", "Daemon", "EngramCore", "Indexer", "Notifier"]),
         .executableTarget(
             name: "engram",
             dependencies: [
-                "EngramCore", "Indexer", "Feeds", "Notifier", "DBus", "Intents", "Daemon",
+                "EngramCore", "Indexer", "Feeds", "Notifier", "Intents", "Daemon", "EngramClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -110,6 +114,7 @@ let package = Package(
         .target(name: "EngramTestSupport", dependencies: ["DBus"], path: "Tests/EngramTestSupport"),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "DBusWatch", "EngramTestSupport"]),
         .testTarget(name: "FeedsTests", dependencies: ["Feeds", "EngramCore"], resources: [.copy("Golden")]),
+        .testTarget(name: "EngramClientTests", dependencies: ["EngramClient", "Indexer", "EngramCore", "EngramTestSupport"]),
         .testTarget(name: "EngramTests", dependencies: ["EngramCore", "Indexer", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "IntentsTests", dependencies: ["Intents", "Indexer", "EngramCore"], resources: [.copy("Golden")]),
         .testTarget(name: "NotifierTests", dependencies: ["Notifier", "DBus", "EngramCore", "EngramTestSupport"]),

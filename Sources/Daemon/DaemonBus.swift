@@ -4,6 +4,8 @@ import DBus
 public enum DaemonBus {
     /// The well-known name the daemon owns, also the D-Bus activation name.
     public static let name = "org.engram.Engram"
+    /// The interface the CLI and scripts call: capture, intents, sync and rebuild.
+    public static let appInterface = "org.engram.Engram1"
     /// The object serving `org.engram.Engram1`.
     public static let appPath: DBusObjectPath = "/org/engram/Engram"
     /// The object serving `org.gnome.Shell.SearchProvider2`.

@@ -20,7 +20,7 @@ import Foundation
 /// | `IndexedChange` | t | the last store change the index holds; grows with every indexed change |
 /// | `Version` | s | the daemon's version (constant) |
 enum Engram1 {
-    static let name = "org.engram.Engram1"
+    static let name = DaemonBus.appInterface
     static let version = "0.1.0"
     /// The most results `Search` returns.
     static let maxSearchLimit: UInt32 = 100

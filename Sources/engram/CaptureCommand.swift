@@ -1,5 +1,5 @@
 import ArgumentParser
-import Daemon
+import EngramClient
 import EngramCore
 import Foundation
 import Indexer
@@ -53,11 +53,11 @@ struct CaptureCommand: ParsableCommand {
             var options = LiveSession.Options()
             options.captureDismissal = dismissAfter == 0 ? .immediate : .after(.milliseconds(Int64(dismissAfter * 1000)))
             options.finalButtons = dismissAfter > 0  // the helper that takes it down answers Open until then
-            let connection = noNotification || Live.switchedOff(library) ? nil : Live.connect()
+            let bus = noNotification || Live.switchedOff(library) ? nil : Live.connect()
             let capture = try LiveCapture(store: library.store, title: title) { session in
-                connection.flatMap { Live.follow(session, library: library, connection: $0, options: options) }
+                bus.flatMap { Live.follow(session, library: library, bus: $0, options: options) }
             }
-            Live.reportInterrupted(capture.interrupted, connection: connection)
+            Live.reportInterrupted(capture.interrupted, bus: bus)
             if Terminal.stdinIsTTY {
                 FileHandle.standardError.write(Data("Capturing: one memory per line; end with Ctrl-D.\n".utf8))
             }
@@ -92,15 +92,12 @@ struct CaptureCommand: ParsableCommand {
     /// Indexes and links the captures here, or has the daemon do it when it holds the index; whether they are linked now.
     static func link(_ library: Library, progress: @escaping @Sendable (Int, Int) -> Void) -> Bool {
         do {
-            switch try library.applyPending(progress: progress) {
-            case .applied:
-                return true
-            case .busy:
-                // The daemon is the index writer: ask it to link them now, and wait for it (never starting one).
-                if case .synced = DaemonClient().sync(timeout: .seconds(10)) { return true }
+            // When the daemon is the index writer, it links them now and this waits for it (never starting one).
+            let outcome = try IndexClient().makeSearchable(library, progress: progress, daemonTimeout: .seconds(10), embedInline: false)
+            if !outcome.isSearchable {
                 Terminal.warn("the daemon is indexing; your memories are saved and will be linked in a moment")
-                return false
             }
+            return outcome.isSearchable
         } catch {
             Terminal.warn("saved, but indexing is delayed: \(error)")
             return false

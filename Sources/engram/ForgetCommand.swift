@@ -1,4 +1,5 @@
 import ArgumentParser
+import EngramClient
 import EngramCore
 import Foundation
 import Indexer
@@ -30,7 +31,7 @@ struct ForgetCommand: ParsableCommand {
                 }
             }
             try library.store.forget(id: id)
-            if try Indexing.applyOrNudge(library) {
+            if try IndexClient().makeSearchable(library).isSearchable {
                 print("Forgot \(m.id).")
             } else {
                 print("Forgot \(m.id); it leaves the search index in a moment.")

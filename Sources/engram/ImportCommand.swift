@@ -1,7 +1,7 @@
 import ArgumentParser
 import EngramCore
 import Foundation
-import Daemon
+import EngramClient
 import Indexer
 
 /// `engram import`: bring in JSON Lines, a Markdown vault or a curriculum file.
@@ -57,15 +57,14 @@ struct ImportCommand: ParsableCommand {
                 total.skipped += summary.skipped
             }
             print(total.sentence)
-            switch try library.applyPending(progress: Terminal.progress("Indexing")) {
-            case .applied: break
-            case .busy:
-                // Nudge the daemon without waiting for a large import to be indexed.
-                if case .notRunning = DaemonClient().sync(timeout: .milliseconds(200)) {
-                    print("Another engram process is indexing; they become searchable when it is done.")
-                } else {
-                    print("The running daemon is indexing them now.")
-                }
+            // Nudges a running daemon without waiting for a large import to be indexed.
+            switch try IndexClient().makeSearchable(library, progress: Terminal.progress("Indexing"),
+                                                    daemonTimeout: .milliseconds(200), embedInline: false) {
+            case .appliedHere: break
+            case .willBeApplied(let holder) where !holder.isDaemon:
+                print("Another engram process is indexing; they become searchable when it is done.")
+            case .appliedByDaemon, .willBeApplied:
+                print("The running daemon is indexing them now.")
             }
         }
     }

@@ -1,7 +1,7 @@
 import ArgumentParser
 import EngramCore
+import EngramClient
 import Foundation
-import Daemon
 import Indexer
 
 /// `engram index`: look after the search index.
@@ -20,16 +20,8 @@ struct IndexCommand: ParsableCommand {
             try Terminal.reporting {
                 let library = try global.library()
                 let start = Date()
-                let items: Int
-                do {
-                    items = try library.rebuild(progress: Terminal.progress("Indexing")).upserted
-                } catch IndexError.locked {
-                    // The daemon holds the writer: it rebuilds, and keeps answering searches meanwhile.
-                    let holder = IndexHolder(of: library)
-                    guard holder.isDaemon else { throw IndexError.locked("\(holder) holds the index; try again when it is done") }
+                let (items, _) = try IndexClient().rebuild(library, progress: Terminal.progress("Indexing")) { holder in
                     Terminal.warn("\(holder) holds the index; asking it to rebuild…")
-                    guard let n = try DaemonClient().rebuild() else { throw IndexError.locked("\(holder) holds the index") }
-                    items = n
                 }
                 print("Rebuilt the index: \(items) items in \(String(format: "%.1f", Date().timeIntervalSince(start))) s.")
             }

@@ -1,5 +1,4 @@
-import Daemon
-import DBus
+import EngramClient
 import EngramCore
 import Foundation
 import Indexer
@@ -8,9 +7,9 @@ import Notifier
 /// The glue between commands and live notifications: connecting, hosting a `LiveSession`, handing off timers.
 enum Live {
     /// The session bus, or nil (with a one-line note unless `quiet`) when there is none.
-    static func connect(quiet: Bool = false) -> DBusConnection? {
+    static func connect(quiet: Bool = false) -> SessionBus? {
         do {
-            return try DBusConnection(bus: .session)
+            return try SessionBus()
         } catch {
             if !quiet { Terminal.warn("no session bus (\(error)); going on without a live notification") }
             return nil
@@ -22,23 +21,18 @@ enum Live {
         library.config.disabledIntegrations.contains("notifications")
     }
 
-    /// Whether an Engram daemon runs on `connection`'s bus (it then shows every learning session).
-    static func daemonRuns(on connection: DBusConnection) -> Bool {
-        (try? connection.nameOwner(DaemonBus.name)) != nil
-    }
-
-    /// A controller for one session on `connection`'s bus. With `deferToDaemon` (a learning session), it
+    /// A controller for one session on `bus`. With `deferToDaemon` (a learning session), it
     /// shows the session only while no daemon runs and no other live process shows it, taking over when they go.
-    static func follow(_ session: Session, library: Library, connection: DBusConnection,
+    static func follow(_ session: Session, library: Library, bus: SessionBus,
                        options: LiveSession.Options = .init(), deferToDaemon: Bool = false) -> LiveSession? {
         let surfaces: LiveSession.SurfaceFactory
         do {
-            surfaces = try LiveSurfaces.automatic(connection: connection)
+            surfaces = try bus.liveSurfaces()
         } catch {
             Terminal.warn("cannot follow notifications on the session bus (\(error)); going on without a live notification")
             return nil
         }
-        let mayHost: @Sendable () -> Bool = { !deferToDaemon || !daemonRuns(on: connection) }
+        let mayHost: @Sendable () -> Bool = { !deferToDaemon || !bus.daemonRuns }
         return LiveSession(
             store: library.store, scope: .session(id: session.id), options: options, surfaces: surfaces,
             perform: { link in _ = try LinkHandler(library: library, source: "notification").perform(link) },
@@ -49,15 +43,15 @@ enum Live {
 
     /// Says which captures were found interrupted (their process died) and takes down the notifications
     /// those processes left on screen.
-    static func reportInterrupted(_ sessions: [Session], connection: DBusConnection?) {
+    static func reportInterrupted(_ sessions: [Session], bus: SessionBus?) {
         for s in sessions {
             let n = s.progressDone
             Terminal.warn("capture “\(Terminal.safe(s.title))” (\(s.id)) was interrupted: its process ended before its input did; "
                           + "its \(n) memor\(n == 1 ? "y is" : "ies are") saved")
         }
         let stale = sessions.compactMap { $0.notification.flatMap(NotificationHandOff.init(encoded:)) }
-        guard !stale.isEmpty, let connection else { return }
-        _ = try? wait { for handOff in stale { await NotificationCloser.close(handOff, after: .zero, connection: connection) } }
+        guard !stale.isEmpty, let bus else { return }
+        _ = try? wait { for handOff in stale { await bus.closeNotification(handOff) } }
     }
 
     /// Hands the timed dismissals still pending to a detached `engram` helper, so this process can exit;

@@ -1,5 +1,5 @@
 import ArgumentParser
-import DBus
+import EngramClient
 import EngramCore
 import Foundation
 import Notifier
@@ -21,8 +21,8 @@ struct NotificationCloseCommand: ParsableCommand {
         let delay = Duration.milliseconds(Int64(max(0, min(after, 4 * 3600)) * 1000))
         // Only an Engram link is ever opened (parsed strictly, as every front end does).
         let link = try open.map { try DeepLink.parse($0).url }
-        guard let connection = try? DBusConnection(bus: .session) else { return }
-        try Live.wait { await NotificationCloser.close(handOff, after: delay, connection: connection, openLink: link) }
-        connection.close()
+        guard let bus = try? SessionBus() else { return }
+        try Live.wait { await bus.closeNotification(handOff, after: delay, openLink: link) }
+        bus.close()
     }
 }

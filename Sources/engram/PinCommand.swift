@@ -1,4 +1,5 @@
 import ArgumentParser
+import EngramClient
 import EngramCore
 import Indexer
 
@@ -18,7 +19,7 @@ struct PinCommand: ParsableCommand {
         try Terminal.reporting {
             let library = try global.library()
             let m = try library.store.setPinned(id: id, !off)
-            _ = try? Indexing.applyOrNudge(library)
+            _ = try? IndexClient().makeSearchable(library)
             print(off ? "Unpinned \(m.id); it fades again with disuse." : "Pinned \(m.id); it stays in search.")
         }
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import EngramClient
 import EngramCore
 import Foundation
 import Indexer
@@ -44,7 +45,7 @@ struct RememberCommand: ParsableCommand {
                                     context: try context ?? library.store.captureContext(), source: "cli", pinned: pin)
             let result = try library.store.remember(draft, requestID: requestID)
             // Make it searchable now if no daemon holds the index; otherwise the daemon applies it.
-            do { try Indexing.applyOrNudge(library) } catch { Terminal.warn("saved, but indexing is delayed: \(error)") }
+            do { try IndexClient().makeSearchable(library) } catch { Terminal.warn("saved, but indexing is delayed: \(error)") }
             if json {
                 try Terminal.printJSON(MemoryJSON(result.memory, decay: library.config.decay, now: library.store.clock()))
             } else {

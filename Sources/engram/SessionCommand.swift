@@ -1,4 +1,5 @@
 import ArgumentParser
+import EngramClient
 import EngramCore
 import Foundation
 import Indexer
@@ -39,7 +40,7 @@ struct SessionCommand: ParsableCommand {
                 print(out.sentence)
                 if follow, let session = out.session {
                     try SessionCommand.follow(session, library: library)
-                } else if !follow, !Live.switchedOff(library), let bus = Live.connect(quiet: true), !Live.daemonRuns(on: bus) {
+                } else if !follow, !Live.switchedOff(library), let bus = Live.connect(quiet: true), !bus.daemonRuns {
                     Terminal.warn("no live notification without the daemon: `engram session resume --follow` shows one from this "
                                   + "terminal, or start the daemon (`systemctl --user enable --now engram.service`)")
                 }
@@ -95,7 +96,7 @@ struct SessionCommand: ParsableCommand {
                 // A capture whose process died is ended here if nobody noticed yet.
                 let interrupted = try store.endOrphanedCaptures()
                 if !interrupted.isEmpty {
-                    Live.reportInterrupted(interrupted, connection: Live.switchedOff(library) ? nil : Live.connect(quiet: true))
+                    Live.reportInterrupted(interrupted, bus: Live.switchedOff(library) ? nil : Live.connect(quiet: true))
                 }
                 let learning = try store.activeSession(kind: .learning)
                 if json {
@@ -125,11 +126,11 @@ struct SessionCommand: ParsableCommand {
     /// deep link end it), showing its live notification unless the daemon does; Ctrl-C leaves the session
     /// running (the daemon, if it runs, goes on showing it).
     static func follow(_ session: Session, library: Library) throws {
-        guard !Live.switchedOff(library), let connection = Live.connect(),
-              let live = Live.follow(session, library: library, connection: connection,
+        guard !Live.switchedOff(library), let bus = Live.connect(),
+              let live = Live.follow(session, library: library, bus: bus,
                                      options: LiveSession.Options(finalButtons: false), deferToDaemon: true) else { return }
         if Terminal.stdoutIsTTY {
-            print(Live.daemonRuns(on: connection)
+            print(bus.daemonRuns
                   ? "The Engram daemon shows the live notification; Ctrl-C stops following and leaves the session running."
                   : "Live notification on; Ctrl-C leaves the session running.")
         }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import EngramClient
 import EngramCore
 import Foundation
 import Indexer
@@ -31,7 +32,7 @@ struct ShowCommand: ParsableCommand {
             var memory = try store.requireMemory(id: id)
             if !peek {
                 memory = try store.reinforce(id: id, action: .open, source: "cli")
-                _ = try? Indexing.applyOrNudge(library)
+                _ = try? IndexClient().makeSearchable(library)
             }
             let decay = library.config.decay
             let now = store.clock()

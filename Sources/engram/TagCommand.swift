@@ -1,4 +1,5 @@
 import ArgumentParser
+import EngramClient
 import EngramCore
 import Indexer
 
@@ -18,7 +19,7 @@ struct TagCommand: ParsableCommand {
         try Terminal.reporting {
             let library = try global.library()
             let m = try library.store.retag(id: id, add: tags)
-            _ = try? Indexing.applyOrNudge(library)
+            _ = try? IndexClient().makeSearchable(library)
             print("\(m.id): \(m.tags.isEmpty ? "no tags" : m.tags.joined(separator: ", "))")
         }
     }

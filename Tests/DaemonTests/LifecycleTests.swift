@@ -181,6 +181,9 @@ import Testing
             #expect(plain.status == 0)
             let rebuild = try d.engram(["index", "rebuild"])
             #expect(rebuild.status == 0, "\(rebuild.stderr)")
+            // The client names the daemon it asked, with its process id.
+            let pid = try #require(try d.daemonPID())
+            #expect(rebuild.stderr.contains("the daemon (pid \(pid)) holds the index; asking it to rebuild"), "\(rebuild.stderr)")
             let documents = try d.engram(["index", "status", "--json"]).stdout
             let count = documents.range(of: #""documents":(\d+)"#, options: .regularExpression).map { documents[$0].dropFirst(12) }
             #expect(rebuild.stdout.hasPrefix("Rebuilt the index: \(count ?? "?") items"), "\(rebuild.stdout) vs \(documents)")
@@ -189,6 +192,12 @@ import Testing
             // The daemon writes again after the rebuild.
             #expect(try d.engram(["remember", "After the rebuild, a walrus"]).status == 0)
             #expect(try d.initialResultSet(["walrus"]).count == 1)
+            // An import nudges the daemon instead of indexing here, and says so.
+            let file = d.base + "/narwhal.jsonl"
+            try #"{"kind":"memory","id":"imp1","content":"Imported while the daemon holds the writer, a narwhal"}"#
+                .write(toFile: file, atomically: true, encoding: .utf8)
+            let imported = try d.engram(["import", file])
+            #expect(imported.status == 0 && imported.stdout.contains("The running daemon is indexing them now."), "\(imported.stdout) \(imported.stderr)")
         }
     }
 }

@@ -1,3 +1,4 @@
+import Daemon
 import DBus
 import Foundation
 
@@ -38,7 +39,7 @@ public struct DaemonClient: Sendable {
         do {
             guard let (bus, owner) = try connectToDaemon() else { return .notRunning }
             defer { bus.close() }
-            let reply = try bus.call(destination: owner, path: DaemonBus.appPath, interface: Engram1.name,
+            let reply = try bus.call(destination: owner, path: DaemonBus.appPath, interface: DaemonBus.appInterface,
                                      method: "Sync", timeout: timeout)
             return .synced(reply.first?.uint64Value ?? 0)
         } catch let error as DBusError where error.name == DBusError.Name.serviceUnknown
@@ -53,7 +54,7 @@ public struct DaemonClient: Sendable {
     public func rebuild(timeout: Duration = .seconds(3600)) throws -> Int? {
         guard let (bus, owner) = try connectToDaemon() else { return nil }
         defer { bus.close() }
-        let reply = try bus.call(destination: owner, path: DaemonBus.appPath, interface: Engram1.name,
+        let reply = try bus.call(destination: owner, path: DaemonBus.appPath, interface: DaemonBus.appInterface,
                                  method: "Rebuild", timeout: timeout)
         return Int(reply.first?.uint32Value ?? 0)
     }
