@@ -27,6 +27,11 @@ extension Store {
                 try t.upsert(db)
                 try Store.enqueue(db, .topic, t.id, at: now)
             }
+            try SyncLog.record(db, at: now) { r in
+                try r.set(.curriculum, curriculum)
+                for id in old where !keep.contains(id) { try r.forget(.topic, id) }
+                for t in topics { try r.set(.topic, t) }
+            }
         }
     }
 
@@ -66,6 +71,7 @@ extension Store {
             t.updated = now
             try t.update(db)
             try Store.enqueue(db, .topic, id, at: now)
+            try SyncLog.record(db, at: now) { r in try r.set(.topic, t, only: ["done", "updated"]) }
         }
     }
 }
