@@ -152,7 +152,9 @@ extension Store {
             try m.update(db)
             try Store.enqueue(db, .memory, id, at: now)
             try SyncLog.record(db, at: now) { r in
-                try r.tags(id, add: m.tags.filter { !before.contains($0) }, remove: before.filter { !m.tags.contains($0) })
+                // Every tag asked for is an add (even one already on: an add concurrent with a peer's remove wins).
+                let added = Set(TextInput.normalizeTags(add))
+                try r.tags(id, add: m.tags.filter { added.contains($0) || !before.contains($0) }, remove: before.filter { !m.tags.contains($0) })
                 try r.set(.memory, m, only: ["updated"])
             }
             try Store.log(db, .tag, memoryID: id, at: now)

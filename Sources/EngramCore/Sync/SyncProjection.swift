@@ -82,8 +82,13 @@ enum SyncProjection {
                 """), arguments: [item])
             values["tags"] = String(decoding: try JSONEncoder().encode(tags), as: UTF8.self).databaseValue
         case .topic:
+            // Moved to a curriculum not here yet: the topic waits for it (and leaves the one it was in).
             guard let parent = String.fromDatabaseValue(values["curriculumID"] ?? .null),
-                  try Curriculum.exists(db, key: parent) else { return }
+                  try Curriculum.exists(db, key: parent) else {
+                try db.execute(sql: "DELETE FROM topic WHERE id = ?", arguments: [item])
+                if db.changesCount > 0 { try Store.enqueue(db, .topic, item, at: now, link: linkNew) }
+                return
+            }
         case .session:
             for (field, table) in [("curriculumID", "curriculum"), ("topicID", "topic")] {
                 if let id = String.fromDatabaseValue(values[field] ?? .null),
