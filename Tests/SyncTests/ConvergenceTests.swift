@@ -117,7 +117,6 @@ import Testing
         for d in [a, b] {
             #expect(try !d.ownLogText().contains("tangerine"))
             #expect(try !allText(under: d.sync.root).contains("tangerine"))
-            try d.store.database.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
             #expect(try !allText(under: d.dir.path + "/data").contains("tangerine"))
         }
         // What arrived from the other device reached the outbox, as a local edit does, for the index to follow.

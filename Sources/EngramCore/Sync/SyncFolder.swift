@@ -10,6 +10,8 @@ public struct SyncImportReport: Sendable, Equatable {
     public var parked = 0
     /// Lines skipped as corrupt or misplaced.
     public var skipped = 0
+    /// Forget operations among those applied.
+    public var forgotten = 0
     /// Peer devices whose logs were read.
     public var peers: Set<String> = []
 }
@@ -141,6 +143,10 @@ public struct SyncFolder: Sendable {
                 }
             }
         }
+        if report.forgotten > 0 {
+            // As a local forget does: the zeroed pages (secure_delete) into the file, the WAL's old copies emptied.
+            _ = try? store.database.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+        }
         let known = try store.read { db in try String.fetchAll(db, sql: "SELECT device FROM syncPeer") }
         for peer in known where !names.contains(peer) {
             try note(peer, "device \(peer)'s folder is gone from the sync folder; what it sent is kept here")
@@ -199,6 +205,7 @@ public struct SyncFolder: Sendable {
                 }
                 for warning in try SyncLog.applyRemote(db, ops, at: now) { try SyncLog.note(db, device, warning, at: now) }
                 local.applied = ops.count
+                local.forgotten = ops.filter { $0.op == .forget }.count
                 try db.execute(sql: """
                     INSERT INTO syncPeerFile(device, file, offset) VALUES (?, ?, ?)
                     ON CONFLICT(device, file) DO UPDATE SET offset = excluded.offset
@@ -208,11 +215,12 @@ public struct SyncFolder: Sendable {
                     INSERT INTO syncPeer(device, received, firstSeen, lastSeen) VALUES (?, ?, ?, ?)
                     ON CONFLICT(device) DO UPDATE SET received = received + excluded.received, lastSeen = excluded.lastSeen
                     """, arguments: [device, ops.count, now, now])
-                if isNew { try SyncLog.note(db, device, "new device \(device): reading its changes", at: now) }
+                if isNew { try SyncLog.note(db, device, "new device \(device): reading its changes", at: now, problem: false) }
             }
             report.applied += local.applied
             report.parked += local.parked
             report.skipped += local.skipped
+            report.forgotten += local.forgotten
         }
     }
 
@@ -262,11 +270,11 @@ extension SyncLog {
         return warnings
     }
 
-    /// Records a sync message unless the same one is already recorded, and logs it.
-    static func note(_ db: Database, _ device: String?, _ message: String, at now: Date) throws {
+    /// Records a sync message unless the same one is already recorded, and logs it (as a warning when it is a problem).
+    static func note(_ db: Database, _ device: String?, _ message: String, at now: Date, problem: Bool = true) throws {
         let seen = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM syncMessage WHERE device IS ? AND message = ?)", arguments: [device, message]) ?? false
         guard !seen else { return }
         try db.execute(sql: "INSERT INTO syncMessage(at, device, message) VALUES (?, ?, ?)", arguments: [now, device, message])
-        SyncFolder.logger.warning("\(message)")
+        if problem { SyncFolder.logger.warning("\(message)") } else { SyncFolder.logger.info("\(message)") }
     }
 }

@@ -80,7 +80,16 @@ enum SyncProjection {
             let tags = try String.fetchAll(db.cachedStatement(sql: """
                 SELECT tag FROM syncTag WHERE item = ? AND added IS NOT NULL AND (removed IS NULL OR added >= removed) ORDER BY tag
                 """), arguments: [item])
-            values["tags"] = String(decoding: try JSONEncoder().encode(tags), as: UTF8.self).databaseValue
+            // The set is synced, not its order: a row keeps the order it has, and new tags follow in name order.
+            let storedText = try String.fetchOne(db, sql: "SELECT tags FROM memory WHERE id = ?", arguments: [item])
+            let stored = storedText.flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) } ?? []
+            let present = Set(tags)
+            let ordered = stored.filter(present.contains) + tags.filter { !stored.contains($0) }
+            if let storedText, ordered == stored {
+                values["tags"] = storedText.databaseValue
+            } else {
+                values["tags"] = String(decoding: try JSONEncoder().encode(ordered), as: UTF8.self).databaseValue
+            }
         case .topic:
             // Moved to a curriculum not here yet: the topic waits for it (and leaves the one it was in).
             guard let parent = String.fromDatabaseValue(values["curriculumID"] ?? .null),
