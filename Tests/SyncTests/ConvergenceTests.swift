@@ -125,6 +125,30 @@ import Testing
         #expect(outbox.entries.contains { $0.itemID == m3.id })
     }
 
+    @Test func aTopicTakenOutOfItsCurriculumAndPutBackComesBack() throws {
+        let a = try Device(), b = try Device()
+        let c = Curriculum(id: "git", title: "Git", created: Self.start)
+        let one = Topic(id: "rebase", curriculumID: "git", position: 0, title: "Rebase", created: Self.start)
+        let two = Topic(id: "bisect", curriculumID: "git", position: 1, title: "Bisect", created: Self.start)
+        try a.store.upsertCurriculum(c, topics: [one, two])
+        try converge([a, b])
+        a.clock.advance(seconds: 1)
+        try a.store.upsertCurriculum(c, topics: [one])
+        try converge([a, b])
+        #expect(try b.store.topics(of: "git").map(\.id) == ["rebase"])
+        a.clock.advance(seconds: 1)
+        try a.store.upsertCurriculum(c, topics: [one, two])
+        try converge([a, b])
+        for d in [a, b] { #expect(try d.store.topics(of: "git").map(\.id) == ["rebase", "bisect"]) }
+        #expect(try a.store.syncDigest() == b.store.syncDigest())
+    }
+
+    @Test func theConfigNamesTheSyncFolder() throws {
+        #expect(try EngramConfig.parse("[sync]\nfolder = \"/srv/sync/engram\"\n").syncFolder == "/srv/sync/engram")
+        #expect(try EngramConfig.parse("").syncFolder == nil)
+        #expect(throws: EngramError.self) { try EngramConfig.parse("[sync]\nfolder = 3\n") }
+    }
+
     @Test func withSyncOffNothingIsRecorded() throws {
         let dir = TempDir()
         let store = try Store(path: dir.path + "/engram.sqlite")

@@ -29,7 +29,9 @@ extension Store {
             }
             try SyncLog.record(db, at: now) { r in
                 try r.set(.curriculum, curriculum)
-                for id in old where !keep.contains(id) { try r.forget(.topic, id) }
+                // A topic taken out of its curriculum leaves it (its curriculum becomes none) rather than being
+                // forgotten: a tombstone would keep it from ever coming back with the same id.
+                for id in old where !keep.contains(id) { try r.emit(.set, .topic, id, f: ["curriculumID": .null]) }
                 for t in topics { try r.set(.topic, t) }
             }
         }

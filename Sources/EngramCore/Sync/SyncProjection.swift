@@ -91,7 +91,7 @@ enum SyncProjection {
                 values["tags"] = String(decoding: try JSONEncoder().encode(ordered), as: UTF8.self).databaseValue
             }
         case .topic:
-            // Moved to a curriculum not here yet: the topic waits for it (and leaves the one it was in).
+            // Taken out of its curriculum (none), or moved to one not here yet: no row (it waits for its curriculum).
             guard let parent = String.fromDatabaseValue(values["curriculumID"] ?? .null),
                   try Curriculum.exists(db, key: parent) else {
                 try db.execute(sql: "DELETE FROM topic WHERE id = ?", arguments: [item])
