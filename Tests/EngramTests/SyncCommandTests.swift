@@ -49,3 +49,24 @@ import Testing
         #expect(r.stderr.contains("[sync]") && r.stderr.contains("folder = "))
     }
 }
+
+extension SyncCommandTests {
+    @Test func showHistoryListsTheValueAnEditReplaced() throws {
+        let (a, b, _) = try Self.pair()
+        let id = String(try a.run(["remember", "First wording"]).stdout.split(separator: " ")[1])
+        #expect(try a.run(["sync", "now"]).status == 0)
+        #expect(try b.run(["sync", "now"]).status == 0)
+        // An edit on B: re-importing the memory with new text (Engram's export format).
+        let line = #"{"kind":"memory","id":"\#(id)","content":"Second wording","type":"note","created":"2026-01-01T00:00:00Z"}"# + "\n"
+        let file = b.configDir + "/edit.jsonl"
+        try line.write(toFile: file, atomically: true, encoding: .utf8)
+        #expect(try b.run(["import", file]).status == 0)
+        #expect(try b.run(["sync", "now"]).status == 0)
+        #expect(try a.run(["sync", "now"]).status == 0)
+        let shown = try a.run(["show", "--peek", "--history", id])
+        #expect(shown.status == 0, "\(shown.stderr)")
+        #expect(shown.stdout.hasPrefix("Second wording"))
+        #expect(shown.stdout.contains("Earlier values, oldest first:"))
+        #expect(shown.stdout.contains("content on ") && shown.stdout.contains("First wording"))
+    }
+}

@@ -36,6 +36,25 @@ public struct SyncRevision: Sendable, Equatable {
     public var value: SyncValue
     /// The clock reading and device of the write, `<hlc>@<device>`.
     public var stamp: String
+
+    /// When the write was made (its clock's wall time).
+    public var date: Date {
+        let wall = HybridClock(String(stamp.prefix { $0 != "@" }))?.wall ?? 0
+        return Date(timeIntervalSince1970: Double(wall) / 1000)
+    }
+
+    /// The device that made the write.
+    public var device: String { String(stamp.split(separator: "@").last ?? "") }
+
+    /// The value as text.
+    public var text: String {
+        switch value {
+        case .null: return "—"
+        case .integer(let i): return String(i)
+        case .real(let d): return String(d)
+        case .text(let t): return t
+        }
+    }
 }
 
 extension Store {

@@ -275,6 +275,6 @@ extension SyncLog {
         let seen = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM syncMessage WHERE device IS ? AND message = ?)", arguments: [device, message]) ?? false
         guard !seen else { return }
         try db.execute(sql: "INSERT INTO syncMessage(at, device, message) VALUES (?, ?, ?)", arguments: [now, device, message])
-        if problem { SyncFolder.logger.warning("\(message)") } else { SyncFolder.logger.info("\(message)") }
+        if problem { SyncFolder.logger.warning("\(message)") } else { SyncFolder.logger.debug("\(message)") }
     }
 }
