@@ -79,6 +79,22 @@ import Testing
         #expect(Set(try me.store.requireMemory(id: "p1").tags) == ["t", "late"])
     }
 
+    @Test func valuesThatDoNotFitTheirFieldAreRefusedAndTheRestApplies() throws {
+        let me = try Device(clock: TestClock(Self.now))
+        let log = me.sync.root + "/devices/\(Self.peer)/ops-1.jsonl"
+        try write([
+            try Self.memory("v1", "a poem", counter: 1).replacingOccurrences(of: #""type":"note""#, with: #""type":"poem""#),
+            try Self.memory("v2", "pinned twice", counter: 2).replacingOccurrences(of: #""pinned":0"#, with: #""pinned":2"#),
+            try Self.memory("v3", "content as a number", counter: 3).replacingOccurrences(of: #""content":"content as a number""#, with: #""content":7"#),
+            try Self.memory("v4", "fine", counter: 4),
+        ].joined(separator: "\n") + "\n", to: log)
+        let report = try me.sync.importPeers()
+        #expect(report.applied == 1 && report.skipped == 3)
+        #expect(try me.store.memoryIDs() == ["v4"])
+        let messages = try me.store.syncStatus(messages: 50).messages.map(\.text).joined(separator: "\n")
+        #expect(messages.contains("does not fit that field"))
+    }
+
     @Test func foreignFilesAndFoldersAreSkippedWithAMessage() throws {
         let me = try Device(clock: TestClock(Self.now))
         let devices = me.sync.root + "/devices"

@@ -56,4 +56,32 @@ public enum SyncEntity: String, Codable, Sendable, CaseIterable {
 
     /// The column of counter `name`, or nil.
     func counter(named name: String) -> String? { counters[name] }
+
+    /// Whether `value` fits column `field` (type, nullability, allowed words), so a bad operation is refused
+    /// before it reaches a table.
+    func accepts(_ field: String, _ value: SyncValue) -> Bool {
+        switch (field, value) {
+        case ("context", .null), ("source", .null), ("curriculumID", .null), ("topicID", .null), ("resumed", .null), ("ended", .null):
+            return true
+        case ("curriculumID", .text(let t)), ("topicID", .text(let t)):
+            return !t.isEmpty && t.utf8.count <= 256
+        case ("created", .text(let t)), ("updated", .text(let t)), ("lastReinforced", .text(let t)), ("started", .text(let t)),
+             ("resumed", .text(let t)), ("ended", .text(let t)):
+            return t.count == 23 && t.first?.isNumber == true  // "YYYY-MM-DD HH:MM:SS.SSS", as the store keeps dates
+        case ("pinned", .integer(let i)), ("flagged", .integer(let i)), ("done", .integer(let i)):
+            return i == 0 || i == 1
+        case ("position", .integer), ("progressDone", .integer), ("progressTotal", .integer):
+            return true
+        case ("type", .text(let t)):
+            return self == .memory ? MemoryType(rawValue: t) != nil : false
+        case ("kind", .text(let t)):
+            return Session.Kind(rawValue: t) != nil
+        case ("state", .text(let t)):
+            return Session.State(rawValue: t) != nil
+        case ("content", .text), ("title", .text), ("description", .text), ("notes", .text), ("context", .text), ("source", .text):
+            return true
+        default:
+            return false
+        }
+    }
 }

@@ -260,8 +260,7 @@ extension SyncLog {
             let received = clock.receive(op.clock, now: ms)
             clock = received.clock
             if received.heldBack {
-                let ahead = (op.clock.wall - ms) / 3_600_000
-                warnings.append("an operation of device \(op.dev) is dated \(ahead) h in the future (its clock is wrong?); applied, but this device's clock moved at most a day ahead")
+                warnings.append("device \(op.dev) sent operations dated more than a day in the future (is its clock wrong?); applied, but this device's clock moved at most a day ahead")
             }
             try SyncMerge.apply(db, op, into: &touched)
         }
@@ -275,6 +274,8 @@ extension SyncLog {
         let seen = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM syncMessage WHERE device IS ? AND message = ?)", arguments: [device, message]) ?? false
         guard !seen else { return }
         try db.execute(sql: "INSERT INTO syncMessage(at, device, message) VALUES (?, ?, ?)", arguments: [now, device, message])
+        // Keep the latest 500.
+        try db.execute(sql: "DELETE FROM syncMessage WHERE seq <= (SELECT max(seq) FROM syncMessage) - 500")
         if problem { SyncFolder.logger.warning("\(message)") } else { SyncFolder.logger.debug("\(message)") }
     }
 }

@@ -131,6 +131,8 @@ enum SyncMerge {
         try db.execute(sql: "DELETE FROM syncCounter WHERE entity = ? AND item = ?", arguments: args)
         try db.execute(sql: "DELETE FROM syncPending WHERE op <> 'forget' AND ((entity = ? AND item = ?) OR (? = 'memory' AND other = ?))",
                        arguments: [e.rawValue, item, e.rawValue, item])
+        // Lines kept for a newer Engram that name the item go too: they may hold its text.
+        try db.execute(sql: "DELETE FROM syncParked WHERE instr(line, ?) > 0", arguments: ["\"item\":\"\(item)\""])
         if e == .memory {
             try db.execute(sql: "DELETE FROM syncTag WHERE item = ?", arguments: [item])
             for pair in try Row.fetchAll(db, sql: "SELECT fromID, toID FROM syncLink WHERE fromID = ? OR toID = ?", arguments: [item, item]) {

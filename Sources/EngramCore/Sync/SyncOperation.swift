@@ -70,7 +70,11 @@ public struct SyncOperation: Codable, Sendable, Equatable {
         guard DeviceID.isValid(dev) else { return "its device '\(dev.prefix(40))' is not a device id" }
         guard !item.isEmpty, item.utf8.count <= 256 else { return "it names no item" }
         switch op {
-        case .set: if (f ?? [:]).keys.contains(where: { !e.syncedFields.contains($0) }) { return "it sets a field \(e.rawValue)s do not have" }
+        case .set:
+            for (field, value) in f ?? [:] {
+                guard e.syncedFields.contains(field) else { return "it sets a field \(e.rawValue)s do not have ('\(field.prefix(40))')" }
+                guard e.accepts(field, value) else { return "its value for \(e.rawValue) field '\(field)' does not fit that field" }
+            }
         case .tag: if e != .memory || (tag ?? "").isEmpty || add == nil { return "its tag change is incomplete" }
         case .link: if e != .memory || (other ?? "").isEmpty || other == item || add == nil { return "its link change is incomplete" }
         case .count: if e.counter(named: counter ?? "") == nil || !(total ?? -1).isFinite || (total ?? -1) < 0 { return "its counter is unknown or negative" }

@@ -32,7 +32,12 @@ enum SyncProjection {
         let order: [SyncEntity] = [.curriculum, .topic, .memory, .session]
         for entity in order {
             for key in items.filter({ $0.entity == entity }).sorted(by: { $0.item < $1.item }) {
-                try projectItem(db, entity, key.item, at: now, linkNew: linkNew)
+                do {
+                    try projectItem(db, entity, key.item, at: now, linkNew: linkNew)
+                } catch let e as DatabaseError where e.resultCode == .SQLITE_CONSTRAINT {
+                    // Only this statement failed; the merge state keeps the values, the table keeps its row.
+                    try SyncLog.note(db, nil, "\(entity.rawValue) \(key.item) could not be shown as merged (\(e.message ?? "constraint")); its values are kept", at: now)
+                }
             }
         }
         for pair in links.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
