@@ -138,5 +138,15 @@ import Testing
             guard case .operation = SyncOperation.parse(line) else { Issue.record("not an operation: \(line)"); continue }
         }
         #expect(try me.sync.export() == 0)  // nothing pending any more
+
+        // An append cut short by a crash: the next export starts after the last complete line.
+        try append(#"{"v":1,"hlc":"0000017"#, to: me.ownLog + "/ops-1.jsonl")
+        try me.store.remember(MemoryDraft(content: "three"))
+        #expect(try me.sync.export() == 1)
+        let after = try me.ownLogText().split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(after.count == 4 && after.last == "")
+        for line in after.dropLast() {
+            guard case .operation = SyncOperation.parse(line) else { Issue.record("not an operation: \(line)"); continue }
+        }
     }
 }

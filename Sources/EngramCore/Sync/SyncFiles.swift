@@ -46,6 +46,16 @@ enum SyncFiles {
         if isNew { syncDirectory((path as NSString).deletingLastPathComponent) }
     }
 
+    /// Cuts an incomplete last line off `path` (an append a crash interrupted), so the next append starts a line
+    /// of its own; the operations it held are still pending in the store and are written again.
+    static func dropIncompleteTail(_ path: String) throws {
+        guard let size = size(path), size > 0, let data = read(path, from: 0), data.last != 0x0A else { return }
+        let keep = data.lastIndex(of: 0x0A).map { $0 - data.startIndex + 1 } ?? 0
+        guard truncate(path, off_t(keep)) == 0 else {
+            throw EngramError.io("cannot repair \(path) (an interrupted write): \(String(cString: strerror(errno)))")
+        }
+    }
+
     /// Replaces (or creates) `path` with `data` atomically: a temporary file, fsync, rename, fsync of the folder.
     static func replace(_ path: String, with data: Data) throws {
         let dir = (path as NSString).deletingLastPathComponent

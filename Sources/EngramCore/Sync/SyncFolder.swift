@@ -77,7 +77,9 @@ public struct SyncFolder: Sendable {
             }
             var n = SyncFiles.segments(in: dir).last?.n ?? 1
             if (SyncFiles.size(dir + "/" + SyncFiles.segmentName(n)) ?? 0) >= SyncFiles.segmentLimit { n += 1 }
-            try SyncFiles.append(data, to: dir + "/" + SyncFiles.segmentName(n))
+            let segment = dir + "/" + SyncFiles.segmentName(n)
+            try SyncFiles.dropIncompleteTail(segment)
+            try SyncFiles.append(data, to: segment)
             // A crash before this commit writes the lines again next time: applying them twice changes nothing.
             try db.execute(sql: "DELETE FROM syncPending WHERE seq <= ?", arguments: [last])
             return rows.count
