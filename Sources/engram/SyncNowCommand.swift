@@ -12,7 +12,8 @@ struct SyncNowCommand: ParsableCommand {
     func run() throws {
         try Terminal.reporting {
             let library = try global.library()
-            let folder = try SyncCommand.folder(library)
+            var folder = try SyncCommand.folder(library)
+            folder.crashPoint = Library.crashHook
             let (exported, report) = try folder.syncNow()
             let device = try library.store.syncDevice() ?? "?"
             print("This device (\(device)) wrote \(Format.count(exported, "change")); "

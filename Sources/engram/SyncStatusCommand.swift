@@ -12,9 +12,16 @@ struct SyncStatusCommand: ParsableCommand {
     @Option(help: "Show at most this many messages.")
     var messages = 10
 
+    @Flag(help: "Print only a hash of everything synced: two devices holding the same changes print the same.")
+    var digest = false
+
     func run() throws {
         try Terminal.reporting {
             let library = try global.library()
+            if digest {
+                print(try library.store.syncDigest())
+                return
+            }
             let status = try library.store.syncStatus(messages: max(0, messages))
             print("Folder: " + (library.config.syncFolder.map(Terminal.safe) ?? "not set ([sync] folder in config.toml)"))
             guard let device = status.device else {

@@ -70,3 +70,37 @@ extension SyncCommandTests {
         #expect(shown.stdout.contains("content on ") && shown.stdout.contains("First wording"))
     }
 }
+
+extension SyncCommandTests {
+    @Test func killedAtEverySyncPointTheDevicesStillEndTheSame() throws {
+        let (a, b, folder) = try Self.pair()
+        var ids: [String] = []
+        for i in 0..<12 {
+            ids.append(String(try a.run(["remember", "--tag", "t\(i % 3)", "Note number \(i) about apricots"]).stdout.split(separator: " ")[1]))
+        }
+        // Killed after appending, before the store knew: written again next time (a duplicate, applied once).
+        let killed = try a.run(["sync", "now"], env: ["ENGRAM_TEST_CRASH_AT": "sync-export-appended"])
+        #expect(killed.signaled)
+        #expect(try a.run(["sync", "now"]).status == 0)
+        // Killed after B applied what it read.
+        #expect(try b.run(["sync", "now"], env: ["ENGRAM_TEST_CRASH_AT": "sync-import-chunk"]).signaled)
+        #expect(try b.run(["sync", "now"]).status == 0)
+        // A forget, and A killed between writing its compacted log and removing the old segments.
+        #expect(try a.run(["forget", "--yes", ids[0]]).status == 0)
+        #expect(try a.run(["sync", "now"], env: ["ENGRAM_TEST_CRASH_AT": "sync-compact-written"]).signaled)
+        for e in [a, b, a, b] { #expect(try e.run(["sync", "now"]).status == 0) }
+
+        let digestA = try a.run(["sync", "status", "--digest"]).stdout
+        #expect(digestA.count == 17)
+        #expect(digestA == (try b.run(["sync", "status", "--digest"]).stdout))
+        #expect(try b.searchIDs("apricots").sorted() == ids.dropFirst().sorted())
+        // A's log holds nothing of the forgotten memory but its tombstone.
+        let logs = try FileManager.default.subpathsOfDirectory(atPath: folder).filter { $0.hasSuffix(".jsonl") }
+        let text = try logs.map { try String(contentsOfFile: folder + "/" + $0, encoding: .utf8) }.joined()
+        #expect(!text.contains("Note number 0 about"))
+        #expect(text.contains(ids[0]))  // the forget operation itself
+        // and each of its operations once, though a crash made it write some twice.
+        let lines = text.split(separator: "\n")
+        #expect(Set(lines).count == lines.count)
+    }
+}

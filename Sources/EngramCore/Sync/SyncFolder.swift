@@ -27,6 +27,9 @@ public struct SyncFolder: Sendable {
     public let store: Store
     /// The folder shared between devices (`[sync] folder`).
     public let root: String
+    /// Called at points where a crash must lose nothing (tests kill the process there):
+    /// `sync-export-appended`, `sync-compact-written`, `sync-import-chunk`.
+    public var crashPoint: (@Sendable (String) throws -> Void)?
 
     static let logger = Logger(label: "org.engram.sync")
 
@@ -80,6 +83,7 @@ public struct SyncFolder: Sendable {
             let segment = dir + "/" + SyncFiles.segmentName(n)
             try SyncFiles.dropIncompleteTail(segment)
             try SyncFiles.append(data, to: segment)
+            try crashPoint?("sync-export-appended")
             // A crash before this commit writes the lines again next time: applying them twice changes nothing.
             try db.execute(sql: "DELETE FROM syncPending WHERE seq <= ?", arguments: [last])
             return rows.count
@@ -93,6 +97,7 @@ public struct SyncFolder: Sendable {
         guard let top = segments.last?.n else { return }
         var kept = Data()
         var dropped = 0
+        var seen = Set<Data>()  // a line written twice (an export or compaction a crash interrupted) is kept once
         for seg in segments {
             guard let data = SyncFiles.read(dir + "/" + seg.name, from: 0) else { continue }
             for line in data.split(separator: 0x0A, omittingEmptySubsequences: true) {
@@ -102,12 +107,14 @@ public struct SyncFolder: Sendable {
                     dropped += 1
                     continue
                 }
+                guard seen.insert(Data(line)).inserted else { dropped += 1; continue }
                 kept.append(line)
                 kept.append(0x0A)
             }
         }
         guard dropped > 0 else { return }
         try SyncFiles.replace(dir + "/" + SyncFiles.segmentName(top + 1), with: kept)
+        try crashPoint?("sync-compact-written")
         for seg in segments { unlink(dir + "/" + seg.name) }
         SyncFiles.syncDirectory(dir)
     }
@@ -223,6 +230,7 @@ public struct SyncFolder: Sendable {
             report.parked += local.parked
             report.skipped += local.skipped
             report.forgotten += local.forgotten
+            try crashPoint?("sync-import-chunk")
         }
     }
 
