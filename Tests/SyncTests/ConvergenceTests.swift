@@ -143,6 +143,16 @@ import Testing
         #expect(try a.store.syncDigest() == b.store.syncDigest())
     }
 
+    @Test func aCaptureRunningOnOneDeviceIsNotEndedByTheOther() throws {
+        let a = try Device(), b = try Device()
+        let capture = try a.store.startCaptureSession(title: "Ideas")
+        try converge([a, b])
+        #expect(try b.store.session(id: capture.id)?.state == .running)
+        #expect(try b.store.endOrphanedCaptures().isEmpty)
+        try converge([a, b])
+        #expect(try a.store.session(id: capture.id)?.state == .running)
+    }
+
     @Test func theConfigNamesTheSyncFolder() throws {
         #expect(try EngramConfig.parse("[sync]\nfolder = \"/srv/sync/engram\"\n").syncFolder == "/srv/sync/engram")
         #expect(try EngramConfig.parse("").syncFolder == nil)

@@ -212,13 +212,15 @@ extension Store {
     @discardableResult
     public func endOrphanedCaptures() throws -> [Session] {
         // Most calls find nothing: look before taking the write lock.
-        guard try activeCaptures().contains(where: { !$0.hostIsAlive }) else { return [] }
+        // A capture without a host came from another device (sync does not carry hosts, which name processes
+        // of their own machine): it runs there, and only that device may end it.
+        guard try activeCaptures().contains(where: { $0.host != nil && !$0.hostIsAlive }) else { return [] }
         let now = clock()
         return try write("end interrupted captures") { db in
             var ended: [Session] = []
             let active = try Session.filter(Store.activeStates.contains(Session.Columns.state))
                 .filter(Session.Columns.kind == Session.Kind.capture.rawValue).fetchAll(db)
-            for var s in active where !s.hostIsAlive {
+            for var s in active where s.host != nil && !s.hostIsAlive {
                 let secondsBefore = s.accumulatedSeconds
                 Store.end(&s, .stopped, at: now)
                 try s.update(db)
