@@ -98,6 +98,8 @@ import Testing
             for v in ["Original wording of the first note", "A's wording of the first note", "B's wording of the first note"] {
                 #expect(all.contains(v), "\(v) is missing")
             }
+            // Only what was edited has history: the edits changed the text, not the type or the context.
+            #expect(Set(try store.revisions(of: .memory, id: m1.id).map(\.field)) == ["content"])
             let m = try store.requireMemory(id: m1.id)
             #expect(Set(m.tags) == ["x", "from-a", "from-b"])
             #expect(m.useCount == 3)

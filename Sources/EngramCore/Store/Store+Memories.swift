@@ -238,7 +238,7 @@ extension Store {
                     try m.upsert(db)
                     try Store.enqueue(db, .memory, m.id, at: now, link: link)
                     try SyncLog.record(db, at: now) { r in
-                        try r.set(.memory, m)
+                        try r.setChanged(.memory, old: before, new: m)
                         let old = before?.tags ?? []
                         try r.tags(m.id, add: m.tags.filter { !old.contains($0) }, remove: old.filter { !m.tags.contains($0) })
                         try r.count(.memory, m.id, "uses", by: Double(m.useCount - (before?.useCount ?? 0)))

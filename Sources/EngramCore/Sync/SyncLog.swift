@@ -70,6 +70,15 @@ public enum SyncLog {
             try emit(.set, e, record.id, f: f)
         }
 
+        /// Sets the synced fields of `new` that differ from `old` (all of them when there is no `old`), so an edit
+        /// of one field does not make revisions of the others.
+        mutating func setChanged<R: EncodableRecord & Identifiable>(_ e: SyncEntity, old: R?, new: R) throws where R.ID == String {
+            guard let old else { return try set(e, new) }
+            let was = try old.databaseDictionary, now = try new.databaseDictionary
+            let changed = e.syncedFields.filter { was[$0] != now[$0] }.sorted()
+            if !changed.isEmpty { try set(e, new, only: changed) }
+        }
+
         /// Adds `delta` to this device's running total of a counter.
         mutating func count(_ e: SyncEntity, _ item: String, _ counter: String, by delta: Double) throws {
             guard delta > 0 else { return }  // totals only grow: a merge keeps each device's greatest
