@@ -159,6 +159,8 @@ import Testing
         #expect(try EngramConfig.parse("[sync]\nfolder = \"/srv/sync/engram\"\n").syncFolder == "/srv/sync/engram")
         #expect(try EngramConfig.parse("").syncFolder == nil)
         #expect(throws: EngramError.self) { try EngramConfig.parse("[sync]\nfolder = 3\n") }
+        #expect(throws: EngramError.self) { try EngramConfig.parse("[sync]\nfolder = \"Sync/engram\"\n") }
+        #expect(try EngramConfig.parse("[sync]\nfolder = \"~/Sync/engram\"\n").syncFolder == NSHomeDirectory() + "/Sync/engram")
     }
 
     @Test func withSyncOffNothingIsRecorded() throws {

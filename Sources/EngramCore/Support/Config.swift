@@ -97,8 +97,10 @@ public struct EngramConfig: Sendable, Equatable {
             if let m = number(i["auto_link_min_score"]) { c.autoLinkMinScore = min(max(0, m), 1) }
         }
         if let s = table["sync"]?.table, let v = s["folder"] {
-            guard let folder = v.string, !folder.isEmpty else { throw EngramError.config("\(origin): sync.folder must be the path of a folder") }
-            c.syncFolder = (folder as NSString).expandingTildeInPath
+            guard let folder = v.string.map({ ($0 as NSString).expandingTildeInPath }), folder.hasPrefix("/") else {
+                throw EngramError.config("\(origin): sync.folder must be a folder's full path (or start with ~/), such as \"~/Sync/engram\"")
+            }
+            c.syncFolder = folder
         }
         if let p = table["privacy"]?.table {
             for key in ["gnome", "krunner", "feeds", "notifications"] where p[key]?.bool == false {
