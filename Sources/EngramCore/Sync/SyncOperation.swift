@@ -75,8 +75,13 @@ public struct SyncOperation: Codable, Sendable, Equatable {
                 guard e.syncedFields.contains(field) else { return "it sets a field \(e.rawValue)s do not have ('\(field.prefix(40))')" }
                 guard e.accepts(field, value) else { return "its value for \(e.rawValue) field '\(field)' does not fit that field" }
             }
-        case .tag: if e != .memory || (tag ?? "").isEmpty || add == nil { return "its tag change is incomplete" }
-        case .link: if e != .memory || (other ?? "").isEmpty || other == item || add == nil { return "its link change is incomplete" }
+        case .tag:
+            if e != .memory || (tag ?? "").isEmpty || add == nil { return "its tag change is incomplete" }
+            if let tag, TextInput.normalizeTag(tag) != tag { return "its tag '\(tag.prefix(40))' is not a tag as Engram writes them" }
+        case .link:
+            if e != .memory || (other ?? "").isEmpty || other == item || add == nil { return "its link change is incomplete" }
+            if let w = weight, !w.isFinite || w < 0 { return "its link weight is not a number of at least 0" }
+            if let o = origin, LinkOrigin(rawValue: o) == nil { return "its link origin '\(o.prefix(20))' is unknown" }
         case .count: if e.counter(named: counter ?? "") == nil || !(total ?? -1).isFinite || (total ?? -1) < 0 { return "its counter is unknown or negative" }
         case .forget: break
         }
