@@ -109,6 +109,8 @@ let package = Package(
         ),
         .testTarget(name: "EngramRulesTests", dependencies: ["EngramRules"]),
         .testTarget(name: "EngramCoreTests", dependencies: ["EngramCore"]),
+        // Sync (issue 13): the merge's properties, two stores converging through a copied folder, bad input.
+        .testTarget(name: "SyncTests", dependencies: ["EngramCore", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "IndexerTests", dependencies: ["Indexer", "EngramCore", "CXapian"]),
         // Child processes and private buses for the test targets that run programs or need D-Bus.
         .target(name: "EngramTestSupport", dependencies: ["DBus"], path: "Tests/EngramTestSupport"),

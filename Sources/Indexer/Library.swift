@@ -31,8 +31,9 @@ public final class Library: @unchecked Sendable {
     /// Crash-safety tests set `ENGRAM_TEST_CRASH_AT=point[:n]` to kill the process with SIGKILL at the n-th time
     /// `point` is reached, exactly as a power cut would. The points: the applier's "after-write", "after-commit",
     /// "after-autolink" and "after-prune" (each batch), and a rebuild's "rebuild-before-swap" and
-    /// "rebuild-after-swap" (also reached by the first large import, which builds the index whole).
-    static let crashHook: (@Sendable (String) throws -> Void)? = {
+    /// "rebuild-after-swap" (also reached by the first large import, which builds the index whole); `engram sync
+    /// now`'s "sync-export-appended", "sync-compact-written" and "sync-import-chunk".
+    public static let crashHook: (@Sendable (String) throws -> Void)? = {
         guard let spec = ProcessInfo.processInfo.environment["ENGRAM_TEST_CRASH_AT"], !spec.isEmpty else { return nil }
         let parts = spec.split(separator: ":")
         let point = String(parts[0])

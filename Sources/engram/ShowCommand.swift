@@ -19,6 +19,9 @@ struct ShowCommand: ParsableCommand {
     @Flag(help: "Print the memory as JSON.")
     var json = false
 
+    @Flag(help: "Also list the values other edits replaced (kept once sync is on).")
+    var history = false
+
     @OptionGroup var pause: PauseOption
 
     @Argument(help: "The memory's id.")
@@ -63,6 +66,15 @@ struct ShowCommand: ParsableCommand {
             }
             for (k, v) in rows {
                 print(Terminal.styled(k.padding(toLength: 10, withPad: " ", startingAt: 0), .dim) + v)
+            }
+            if history {
+                let revisions = try store.revisions(of: .memory, id: memory.id)
+                print("")
+                print(revisions.isEmpty ? "No earlier values." : "Earlier values, oldest first:")
+                for r in revisions {
+                    print(Terminal.styled(Format.dateTime(r.date), .dim) + "  \(r.field) on \(r.device): "
+                          + Terminal.safe(Format.truncate(r.text.replacingOccurrences(of: "\n", with: " "), 200)))
+                }
             }
         }
     }

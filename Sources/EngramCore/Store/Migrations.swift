@@ -166,5 +166,11 @@ enum Migrations {
                 END
                 """)
         }
+        // Sync (issue 13): this device's operations waiting for export, the merge state (last-writer-wins registers,
+        // revisions, add-wins tag and link sets, per-device counters, tombstones) and what was read from peers.
+        // Empty and unused until sync is enabled (`SyncLog.enable`).
+        migrator.registerMigration("v8-sync") { db in
+            try db.execute(sql: SyncSchema.v8)
+        }
     }
 }

@@ -12,6 +12,8 @@ extension Store {
         }
         let now = clock()
         try write("save the curriculum") { db in
+            let oldCurriculum = try Curriculum.fetchOne(db, key: curriculum.id)
+            let oldTopics = Dictionary(try Topic.fetchAll(db, keys: topics.map(\.id)).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
             try curriculum.upsert(db)
             try Store.enqueue(db, .curriculum, curriculum.id, at: now)
             let keep = Set(topics.map(\.id))
@@ -26,6 +28,13 @@ extension Store {
                 }
                 try t.upsert(db)
                 try Store.enqueue(db, .topic, t.id, at: now)
+            }
+            try SyncLog.record(db, at: now) { r in
+                try r.setChanged(.curriculum, old: oldCurriculum, new: curriculum)
+                // A topic taken out of its curriculum leaves it (its curriculum becomes none) rather than being
+                // forgotten: a tombstone would keep it from ever coming back with the same id.
+                for id in old where !keep.contains(id) { try r.emit(.set, .topic, id, f: ["curriculumID": .null]) }
+                for t in topics { try r.setChanged(.topic, old: oldTopics[t.id], new: t) }
             }
         }
     }
@@ -66,6 +75,7 @@ extension Store {
             t.updated = now
             try t.update(db)
             try Store.enqueue(db, .topic, id, at: now)
+            try SyncLog.record(db, at: now) { r in try r.set(.topic, t, only: ["done", "updated"]) }
         }
     }
 }

@@ -21,6 +21,7 @@ extension Store {
               weight = max(weight, excluded.weight),
               origin = CASE WHEN link.origin = 'manual' OR excluded.origin = 'manual' THEN 'manual' ELSE 'auto' END
             """).execute(arguments: [from, to, origin.rawValue, weight, at])
+        try SyncLog.record(db, at: at) { r in try r.link(from, to, add: true, origin: origin, weight: weight, created: at) }
     }
 
     /// Whether a memory with this id is stored.
@@ -32,9 +33,12 @@ extension Store {
     @discardableResult
     public func unlink(_ a: String, _ b: String) throws -> Bool {
         let (from, to) = a < b ? (a, b) : (b, a)
+        let now = clock()
         return try write("unlink the memories") { db in
             try db.execute(sql: "DELETE FROM link WHERE fromID = ? AND toID = ?", arguments: [from, to])
-            return db.changesCount > 0
+            let removed = db.changesCount > 0
+            if removed { try SyncLog.record(db, at: now) { r in try r.link(from, to, add: false) } }
+            return removed
         }
     }
 

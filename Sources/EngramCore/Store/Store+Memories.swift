@@ -40,6 +40,10 @@ extension Store {
                                 pinned: draft.pinned, source: draft.source)
             try memory.insert(db)
             try Store.enqueue(db, .memory, id, at: now)
+            try SyncLog.record(db, at: now) { r in
+                try r.set(.memory, memory)
+                try r.tags(id, add: memory.tags)
+            }
             try Store.log(db, .remember, memoryID: id, source: draft.source, at: now)
             if let r = requestID, !r.isEmpty {
                 try db.execute(sql: "INSERT INTO request(requestID, memoryID, at) VALUES (?, ?, ?)", arguments: [r, id, now])
@@ -125,6 +129,10 @@ extension Store {
                 m.lastReinforced = now
                 try m.update(db)
                 try Store.enqueue(db, .memory, id, at: now)
+                try SyncLog.record(db, at: now) { r in
+                    try r.count(.memory, id, "uses", by: 1)
+                    try r.set(.memory, m, only: ["lastReinforced"])
+                }
             }
             try Store.log(db, action, memoryID: id, source: source, at: now)
             return m
@@ -138,10 +146,17 @@ extension Store {
         return try write("change the tags") { db in
             guard var m = try Memory.fetchOne(db, key: id) else { throw EngramError.notFound("no memory with id '\(id)'") }
             let drop = Set(TextInput.normalizeTags(remove))
+            let before = m.tags
             m.tags = TextInput.normalizeTags(m.tags.filter { !drop.contains($0) } + add)
             m.updated = now
             try m.update(db)
             try Store.enqueue(db, .memory, id, at: now)
+            try SyncLog.record(db, at: now) { r in
+                // Every tag asked for is an add (even one already on: an add concurrent with a peer's remove wins).
+                let added = Set(TextInput.normalizeTags(add))
+                try r.tags(id, add: m.tags.filter { added.contains($0) || !before.contains($0) }, remove: before.filter { !m.tags.contains($0) })
+                try r.set(.memory, m, only: ["updated"])
+            }
             try Store.log(db, .tag, memoryID: id, at: now)
             return m
         }
@@ -158,6 +173,7 @@ extension Store {
             if pinned { m.lastReinforced = now }
             try m.update(db)
             try Store.enqueue(db, .memory, id, at: now)
+            try SyncLog.record(db, at: now) { r in try r.set(.memory, m, only: ["pinned", "updated", "lastReinforced"]) }
             try Store.log(db, .pin, memoryID: id, at: now)
             return m
         }
@@ -174,6 +190,7 @@ extension Store {
             try db.execute(sql: "DELETE FROM request WHERE memoryID = ?", arguments: [id])
             try db.execute(sql: "DELETE FROM vector WHERE kind = 'memory' AND itemID = ?", arguments: [id])
             try Store.enqueue(db, .memory, id, at: now)
+            try SyncLog.record(db, at: now) { r in try r.forget(.memory, id) }
             return m
         }
         // The WAL still holds the pages as they were before the delete: checkpoint the zeroed pages (secure_delete)
@@ -217,8 +234,15 @@ extension Store {
                         if Store.sameStoredMemory(old, m) { continue }
                         if keep { m.updated = now }
                     }
+                    let before = stored[m.id]
                     try m.upsert(db)
                     try Store.enqueue(db, .memory, m.id, at: now, link: link)
+                    try SyncLog.record(db, at: now) { r in
+                        try r.setChanged(.memory, old: before, new: m)
+                        let old = before?.tags ?? []
+                        try r.tags(m.id, add: m.tags.filter { !old.contains($0) }, remove: old.filter { !m.tags.contains($0) })
+                        try r.count(.memory, m.id, "uses", by: Double(m.useCount - (before?.useCount ?? 0)))
+                    }
                     stored[m.id] = m  // a later line with the same id compares with this one
                     changed += 1
                 }

@@ -68,6 +68,7 @@ extension Store {
                             progressDone: topics.filter(\.done).count, progressTotal: topics.count, updated: now)
             try s.insert(db)
             try Store.log(db, .session, detail: "start \(s.id)", at: now)
+            try SyncLog.record(db, at: now) { r in try r.session(s, secondsBefore: 0) }
             return s
         }
     }
@@ -78,6 +79,7 @@ extension Store {
         return try write("start the capture session") { db in
             let s = Session(id: Identifier.make(), kind: .capture, title: title, state: .running, started: now, updated: now, host: host)
             try s.insert(db)
+            try SyncLog.record(db, at: now) { r in try r.session(s, secondsBefore: 0) }
             return s
         }
     }
@@ -102,6 +104,7 @@ extension Store {
                 }
                 s = found
             }
+            let secondsBefore = s.accumulatedSeconds
             if s.kind == .capture, s.isActive {
                 guard action == .stop, !s.hostIsAlive else {
                     let pid = s.host.flatMap(ProcessIdentity.pid(of:)).map { " (pid \($0))" } ?? ""
@@ -110,6 +113,7 @@ extension Store {
                 Store.end(&s, .stopped, at: now)
                 try s.update(db)
                 try Store.log(db, .session, detail: "interrupt \(s.id)", at: now)
+                try SyncLog.record(db, at: now) { r in try r.session(s, secondsBefore: secondsBefore) }
                 return s
             }
             switch (action, s.state) {
@@ -132,6 +136,7 @@ extension Store {
             s.updated = now
             try s.update(db)
             try Store.log(db, .session, detail: "\(action.rawValue) \(s.id)", at: now)
+            try SyncLog.record(db, at: now) { r in try r.session(s, secondsBefore: secondsBefore) }
             return s
         }
     }
@@ -148,11 +153,13 @@ extension Store {
             guard var s = found, s.isActive, s.kind == .learning, let cid = s.curriculumID else {
                 throw EngramError.notFound("no learning session is running")
             }
+            let secondsBefore = s.accumulatedSeconds
             if let tid = s.topicID, var t = try Topic.fetchOne(db, key: tid), !t.done {
                 t.done = true
                 t.updated = now
                 try t.update(db)
                 try Store.enqueue(db, .topic, t.id, at: now)
+                try SyncLog.record(db, at: now) { r in try r.set(.topic, t, only: ["done", "updated"]) }
             }
             let topics = try Topic.filter(Topic.Columns.curriculumID == cid).order(Topic.Columns.position).fetchAll(db)
             s.progressDone = topics.filter(\.done).count
@@ -166,6 +173,7 @@ extension Store {
             }
             s.updated = now
             try s.update(db)
+            try SyncLog.record(db, at: now) { r in try r.session(s, secondsBefore: secondsBefore) }
             return s
         }
     }
@@ -179,6 +187,7 @@ extension Store {
             s.progressDone += 1
             s.updated = now
             try s.update(db)
+            try SyncLog.record(db, at: now) { r in try r.session(s, secondsBefore: s.accumulatedSeconds) }
             return s
         }
     }
@@ -190,8 +199,10 @@ extension Store {
         return try write("complete the session") { db in
             guard var s = try Session.fetchOne(db, key: id) else { throw EngramError.notFound("no session with id '\(id)'") }
             guard s.isActive else { return s }
+            let secondsBefore = s.accumulatedSeconds
             Store.end(&s, .completed, at: now)
             try s.update(db)
+            try SyncLog.record(db, at: now) { r in try r.session(s, secondsBefore: secondsBefore) }
             return s
         }
     }
@@ -201,15 +212,19 @@ extension Store {
     @discardableResult
     public func endOrphanedCaptures() throws -> [Session] {
         // Most calls find nothing: look before taking the write lock.
-        guard try activeCaptures().contains(where: { !$0.hostIsAlive }) else { return [] }
+        // A capture without a host came from another device (sync does not carry hosts, which name processes
+        // of their own machine): it runs there, and only that device may end it.
+        guard try activeCaptures().contains(where: { $0.host != nil && !$0.hostIsAlive }) else { return [] }
         let now = clock()
         return try write("end interrupted captures") { db in
             var ended: [Session] = []
             let active = try Session.filter(Store.activeStates.contains(Session.Columns.state))
                 .filter(Session.Columns.kind == Session.Kind.capture.rawValue).fetchAll(db)
-            for var s in active where !s.hostIsAlive {
+            for var s in active where s.host != nil && !s.hostIsAlive {
+                let secondsBefore = s.accumulatedSeconds
                 Store.end(&s, .stopped, at: now)
                 try s.update(db)
+                try SyncLog.record(db, at: now) { r in try r.session(s, secondsBefore: secondsBefore) }
                 try Store.log(db, .session, detail: "interrupt \(s.id)", at: now)
                 ended.append(s)
             }

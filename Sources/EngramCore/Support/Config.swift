@@ -25,6 +25,8 @@ public struct EngramConfig: Sendable, Equatable {
     public var modelDirectory: String?
     /// The model file in that folder (`[search] model`): `e5-small-q4.bin` (multilingual) or `e5-small-enpt-q4.bin`.
     public var modelFile = "e5-small-q4.bin"
+    /// The folder shared with the person's other devices (`[sync] folder`); nil: sync is off.
+    public var syncFolder: String?
     /// The raw document, for sections other modules own (shortcuts, phrases).
     public var rawTOML: String = ""
 
@@ -93,6 +95,12 @@ public struct EngramConfig: Sendable, Equatable {
             if let d = number(i["compact_after_forget_seconds"]) { c.indexCompactDelay = min(max(0, d), 3600) }
             if let n = i["auto_link"]?.int { c.autoLinkCount = max(0, n) }
             if let m = number(i["auto_link_min_score"]) { c.autoLinkMinScore = min(max(0, m), 1) }
+        }
+        if let s = table["sync"]?.table, let v = s["folder"] {
+            guard let folder = v.string.map({ ($0 as NSString).expandingTildeInPath }), folder.hasPrefix("/") else {
+                throw EngramError.config("\(origin): sync.folder must be a folder's full path (or start with ~/), such as \"~/Sync/engram\"")
+            }
+            c.syncFolder = folder
         }
         if let p = table["privacy"]?.table {
             for key in ["gnome", "krunner", "feeds", "notifications"] where p[key]?.bool == false {

@@ -1,0 +1,291 @@
+import Foundation
+import GRDB
+import Logging
+
+/// The result of one import pass over the peers' logs.
+public struct SyncImportReport: Sendable, Equatable {
+    /// Operations applied (duplicates included: applying again changes nothing).
+    public var applied = 0
+    /// Lines kept for a newer Engram.
+    public var parked = 0
+    /// Lines skipped as corrupt or misplaced.
+    public var skipped = 0
+    /// Forget operations among those applied.
+    public var forgotten = 0
+    /// Peer devices whose logs were read.
+    public var peers: Set<String> = []
+}
+
+/// A sync folder shared by the person's devices: this device appends its operations to its own log there and
+/// reads the others'.
+///
+/// The exporter appends whole lines and fsyncs, so a reader (here or on a peer, after Syncthing copies the file)
+/// sees at worst an incomplete last line, which it leaves for the next pass. Nothing here writes another
+/// device's folder; a forget rewrites this device's own segments without the forgotten item (`compact`).
+public struct SyncFolder: Sendable {
+    /// The store synced.
+    public let store: Store
+    /// The folder shared between devices (`[sync] folder`).
+    public let root: String
+    /// Called at points where a crash must lose nothing (tests kill the process there):
+    /// `sync-export-appended`, `sync-compact-written`, `sync-import-chunk`.
+    public var crashPoint: (@Sendable (String) throws -> Void)?
+
+    static let logger = Logger(label: "org.engram.sync")
+
+    /// A sync folder for `store` at `root`.
+    public init(store: Store, root: String) {
+        self.store = store
+        self.root = root
+    }
+
+    var devicesDirectory: String { root + "/devices" }
+
+    /// Turns sync on for the store (once; seeding operations for what it holds) and returns this device's id.
+    @discardableResult
+    public func enable() throws -> String {
+        let now = store.clock()
+        return try store.write("turn sync on") { db in try SyncLog.enable(db, at: now) }
+    }
+
+    /// Export, import, and export again (so a forget that arrived is compacted out of this device's log).
+    @discardableResult
+    public func syncNow() throws -> (exported: Int, imported: SyncImportReport) {
+        try enable()
+        var exported = try export()
+        let report = try importPeers()
+        exported += try export()
+        return (exported, report)
+    }
+
+    /// Appends this device's pending operations to its log (compacting it first if something was forgotten);
+    /// returns how many were written.
+    @discardableResult
+    public func export() throws -> Int {
+        try store.write("write this device's sync log") { db in
+            guard let device = try SyncLog.device(db) else { return 0 }
+            let dir = devicesDirectory + "/" + device
+            try EngramPaths.ensurePrivateDirectory(devicesDirectory)
+            try EngramPaths.ensurePrivateDirectory(dir)
+            if try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [SyncLog.compactKey]) == "1" {
+                try compact(db, dir)
+                try db.execute(sql: "DELETE FROM setting WHERE key = ?", arguments: [SyncLog.compactKey])
+            }
+            let rows = try Row.fetchAll(db, sql: "SELECT seq, line FROM syncPending ORDER BY seq")
+            guard let last = rows.last?["seq"] as Int64? else { return 0 }
+            var data = Data()
+            for row in rows {
+                data.append(contentsOf: (row["line"] as String).utf8)
+                data.append(0x0A)
+            }
+            var n = SyncFiles.segments(in: dir).last?.n ?? 1
+            if (SyncFiles.size(dir + "/" + SyncFiles.segmentName(n)) ?? 0) >= SyncFiles.segmentLimit { n += 1 }
+            let segment = dir + "/" + SyncFiles.segmentName(n)
+            try SyncFiles.dropIncompleteTail(segment)
+            try SyncFiles.append(data, to: segment)
+            try crashPoint?("sync-export-appended")
+            // A crash before this commit writes the lines again next time: applying them twice changes nothing.
+            try db.execute(sql: "DELETE FROM syncPending WHERE seq <= ?", arguments: [last])
+            return rows.count
+        }
+    }
+
+    /// Rewrites this device's segments as one new segment without the operations on forgotten items (their
+    /// tombstones stay), then removes the old ones. Readers see a new file and read it from the start.
+    func compact(_ db: Database, _ dir: String) throws {
+        let segments = SyncFiles.segments(in: dir)
+        guard let top = segments.last?.n else { return }
+        var kept = Data()
+        var dropped = 0
+        var seen = Set<Data>()  // a line written twice (an export or compaction a crash interrupted) is kept once
+        for seg in segments {
+            guard let data = SyncFiles.read(dir + "/" + seg.name, from: 0) else { continue }
+            for line in data.split(separator: 0x0A, omittingEmptySubsequences: true) {
+                guard case .operation(let op) = SyncOperation.parse(Substring(decoding: line, as: UTF8.self)) else { dropped += 1; continue }
+                if op.op != .forget,
+                   try SyncMerge.isBuried(db, op.e, op.item) || (op.op == .link && SyncMerge.isBuried(db, .memory, op.other ?? "")) {
+                    dropped += 1
+                    continue
+                }
+                guard seen.insert(Data(line)).inserted else { dropped += 1; continue }
+                kept.append(line)
+                kept.append(0x0A)
+            }
+        }
+        guard dropped > 0 else { return }
+        try SyncFiles.replace(dir + "/" + SyncFiles.segmentName(top + 1), with: kept)
+        try crashPoint?("sync-compact-written")
+        for seg in segments { unlink(dir + "/" + seg.name) }
+        SyncFiles.syncDirectory(dir)
+    }
+
+    /// Reads every other device's log from where the last pass stopped and applies what is new.
+    @discardableResult
+    public func importPeers() throws -> SyncImportReport {
+        var report = SyncImportReport()
+        let me = try enable()
+        try retryParked(&report)
+        let fm = FileManager.default
+        let names = ((try? fm.contentsOfDirectory(atPath: devicesDirectory)) ?? []).sorted()
+        for name in names where name != me && !name.hasPrefix(".") {
+            let dir = devicesDirectory + "/" + name
+            var isDir: ObjCBool = false
+            guard fm.fileExists(atPath: dir, isDirectory: &isDir), isDir.boolValue else { continue }
+            guard DeviceID.isValid(name) else {
+                try note(nil, "devices/\(name) is not an Engram device's folder (its name is not a device id); ignored")
+                continue
+            }
+            report.peers.insert(name)
+            let files = ((try? fm.contentsOfDirectory(atPath: dir)) ?? []).sorted()
+            for file in files {
+                if file.contains(".sync-conflict-") {
+                    try note(name, "devices/\(name)/\(file) is a conflict copy, ignored: only device \(name) writes its folder, so two devices may share its id (a copied data folder?)")
+                    continue
+                }
+                guard !SyncFiles.isForeign(file), SyncFiles.segmentNumber(file) != nil else { continue }
+                try importFile(device: name, dir: dir, file: file, into: &report)
+            }
+            let present = Set(files)
+            try store.write("forget read positions") { db in
+                for gone in try String.fetchAll(db, sql: "SELECT file FROM syncPeerFile WHERE device = ?", arguments: [name]) where !present.contains(gone) {
+                    try db.execute(sql: "DELETE FROM syncPeerFile WHERE device = ? AND file = ?", arguments: [name, gone])
+                }
+            }
+        }
+        if report.forgotten > 0 {
+            // As a local forget does: the zeroed pages (secure_delete) into the file, the WAL's old copies emptied.
+            _ = try? store.database.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+        }
+        let known = try store.read { db in try String.fetchAll(db, sql: "SELECT device FROM syncPeer") }
+        for peer in known where !names.contains(peer) {
+            try note(peer, "device \(peer)'s folder is gone from the sync folder; what it sent is kept here")
+        }
+        return report
+    }
+
+    /// Lines read per transaction.
+    static let chunkLines = 2000
+
+    func importFile(device: String, dir: String, file: String, into report: inout SyncImportReport) throws {
+        let path = dir + "/" + file
+        var offset = try store.read { db in
+            try Int.fetchOne(db, sql: "SELECT offset FROM syncPeerFile WHERE device = ? AND file = ?", arguments: [device, file])
+        } ?? 0
+        guard let size = SyncFiles.size(path) else { return }
+        if size < offset { offset = 0 }  // rewritten (its device compacted it): read again, applying twice is harmless
+        guard size > offset, let data = SyncFiles.read(path, from: offset),
+              let lastNewline = data.lastIndex(of: 0x0A) else { return }
+        // Only complete lines: a line still being written (or copied) is left for the next pass.
+        var lines: [(at: Int, bytes: Data)] = []
+        var start = data.startIndex
+        while start <= lastNewline, let nl = data[start...].firstIndex(of: 0x0A) {
+            lines.append((offset + (start - data.startIndex), data[start..<nl]))
+            start = nl + 1
+        }
+        let now = store.clock()
+        for chunkStart in stride(from: 0, to: lines.count, by: Self.chunkLines) {
+            let chunk = lines[chunkStart..<min(chunkStart + Self.chunkLines, lines.count)]
+            let end = chunkStart + Self.chunkLines >= lines.count
+                ? offset + (lastNewline - data.startIndex) + 1
+                : lines[chunkStart + Self.chunkLines].at
+            var local = SyncImportReport()
+            try store.write("apply a peer's changes") { db in
+                var ops: [SyncOperation] = []
+                for (at, bytes) in chunk where !bytes.isEmpty {
+                    let text = String(decoding: bytes, as: UTF8.self)
+                    let place = "devices/\(device)/\(file) at byte \(at)"
+                    switch SyncOperation.parse(Substring(text)) {
+                    case .operation(let op):
+                        if op.dev == device {
+                            ops.append(op)
+                        } else {
+                            local.skipped += 1
+                            try SyncLog.note(db, device, "\(place): an operation of device \(op.dev) in device \(device)'s folder; ignored", at: now)
+                        }
+                    case .newer(let why):
+                        local.parked += 1
+                        try db.execute(sql: "INSERT OR IGNORE INTO syncParked(device, file, offset, line, reason) VALUES (?, ?, ?, ?, ?)",
+                                       arguments: [device, file, at, text, why])
+                        try SyncLog.note(db, device, "\(place): kept for later, \(why); update Engram on this device to apply it", at: now)
+                    case .corrupt(let why):
+                        local.skipped += 1
+                        try SyncLog.note(db, device, "\(place): skipped, \(why)", at: now)
+                    }
+                }
+                for warning in try SyncLog.applyRemote(db, ops, at: now) { try SyncLog.note(db, device, warning, at: now) }
+                local.applied = ops.count
+                local.forgotten = ops.filter { $0.op == .forget }.count
+                try db.execute(sql: """
+                    INSERT INTO syncPeerFile(device, file, offset) VALUES (?, ?, ?)
+                    ON CONFLICT(device, file) DO UPDATE SET offset = excluded.offset
+                    """, arguments: [device, file, end])
+                let isNew = try !(Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM syncPeer WHERE device = ?)", arguments: [device]) ?? false)
+                try db.execute(sql: """
+                    INSERT INTO syncPeer(device, received, firstSeen, lastSeen) VALUES (?, ?, ?, ?)
+                    ON CONFLICT(device) DO UPDATE SET received = received + excluded.received, lastSeen = excluded.lastSeen
+                    """, arguments: [device, ops.count, now, now])
+                if isNew { try SyncLog.note(db, device, "new device \(device): reading its changes", at: now, problem: false) }
+            }
+            report.applied += local.applied
+            report.parked += local.parked
+            report.skipped += local.skipped
+            report.forgotten += local.forgotten
+            try crashPoint?("sync-import-chunk")
+        }
+    }
+
+    /// Applies the kept lines this Engram now understands.
+    func retryParked(_ report: inout SyncImportReport) throws {
+        let now = store.clock()
+        let applied = try store.write("apply kept changes") { db -> Int in
+            var ops: [SyncOperation] = []
+            for row in try Row.fetchAll(db, sql: "SELECT device, file, offset, line FROM syncParked") {
+                guard case .operation(let op) = SyncOperation.parse(Substring(row["line"] as String)), op.dev == row["device"] as String else { continue }
+                ops.append(op)
+                try db.execute(sql: "DELETE FROM syncParked WHERE device = ? AND file = ? AND offset = ?",
+                               arguments: [row["device"] as String, row["file"] as String, row["offset"] as Int])
+            }
+            _ = try SyncLog.applyRemote(db, ops, at: now)
+            return ops.count
+        }
+        report.applied += applied
+    }
+
+    /// Records a message for `sync status` (once) and in the journal.
+    func note(_ device: String?, _ message: String) throws {
+        let now = store.clock()
+        try store.write("record a sync message") { db in try SyncLog.note(db, device, message, at: now) }
+    }
+}
+
+extension SyncLog {
+    /// Applies peers' operations, moving this device's clock past theirs (by at most a day); returns warnings.
+    static func applyRemote(_ db: Database, _ ops: [SyncOperation], at now: Date) throws -> [String] {
+        guard !ops.isEmpty else { return [] }
+        var clock = try loadClock(db)
+        var touched = SyncMerge.Touched()
+        var warnings: [String] = []
+        let ms = HybridClock.milliseconds(now)
+        for op in ops {
+            let received = clock.receive(op.clock, now: ms)
+            clock = received.clock
+            if received.heldBack {
+                warnings.append("device \(op.dev) sent operations dated more than a day in the future (is its clock wrong?); applied, but this device's clock moved at most a day ahead")
+            }
+            try SyncMerge.apply(db, op, into: &touched)
+        }
+        try saveClock(db, clock)
+        try SyncProjection.project(db, touched, at: now, linkNew: false)
+        return warnings
+    }
+
+    /// Records a sync message unless the same one is already recorded, and logs it (as a warning when it is a problem).
+    static func note(_ db: Database, _ device: String?, _ message: String, at now: Date, problem: Bool = true) throws {
+        let seen = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM syncMessage WHERE device IS ? AND message = ?)", arguments: [device, message]) ?? false
+        guard !seen else { return }
+        try db.execute(sql: "INSERT INTO syncMessage(at, device, message) VALUES (?, ?, ?)", arguments: [now, device, message])
+        // Keep the latest 500.
+        try db.execute(sql: "DELETE FROM syncMessage WHERE seq <= (SELECT max(seq) FROM syncMessage) - 500")
+        if problem { SyncFolder.logger.warning("\(message)") } else { SyncFolder.logger.debug("\(message)") }
+    }
+}

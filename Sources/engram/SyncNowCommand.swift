@@ -1,0 +1,29 @@
+import ArgumentParser
+import EngramCore
+import Foundation
+import Indexer
+
+/// `engram sync now`: write this device's changes, read the others', and make them searchable.
+struct SyncNowCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "now", abstract: "Exchange changes with the sync folder now.")
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        try Terminal.reporting {
+            let library = try global.library()
+            var folder = try SyncCommand.folder(library)
+            folder.crashPoint = Library.crashHook
+            let (exported, report) = try folder.syncNow()
+            let device = try library.store.syncDevice() ?? "?"
+            print("This device (\(device)) wrote \(Format.count(exported, "change")); "
+                  + "applied \(Format.count(report.applied, "change")) from \(Format.count(report.peers.count, "other device")).")
+            if report.parked > 0 || report.skipped > 0 {
+                print("\(report.parked) kept for a newer Engram, \(report.skipped) skipped: `engram sync status` says why.")
+            }
+            if report.applied > 0, !(try Indexing.applyOrNudge(library)) {
+                print("The changes will be searchable in a moment.")
+            }
+        }
+    }
+}

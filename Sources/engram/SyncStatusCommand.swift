@@ -1,0 +1,48 @@
+import ArgumentParser
+import EngramCore
+import Foundation
+import Indexer
+
+/// `engram sync status`: this device, its folder, the peers seen and what went wrong.
+struct SyncStatusCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "status", abstract: "Show this device, the peers seen and any problem.")
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(help: "Show at most this many messages.")
+    var messages = 10
+
+    @Flag(help: "Print only a hash of everything synced: two devices holding the same changes print the same.")
+    var digest = false
+
+    func run() throws {
+        try Terminal.reporting {
+            let library = try global.library()
+            if digest {
+                print(try library.store.syncDigest())
+                return
+            }
+            let status = try library.store.syncStatus(messages: max(0, messages))
+            print("Folder: " + (library.config.syncFolder.map(Terminal.safe) ?? "not set ([sync] folder in config.toml)"))
+            guard let device = status.device else {
+                print("Sync is off on this device; `engram sync now` turns it on once the folder is set.")
+                return
+            }
+            print("This device: \(device)")
+            print("Waiting to be written: \(Format.count(status.pending, "change"))")
+            if status.parked > 0 { print("Kept for a newer Engram: \(Format.count(status.parked, "change"))") }
+            if status.peers.isEmpty {
+                print("No other device seen yet.")
+            } else {
+                print("Other devices:")
+                for p in status.peers {
+                    print("  \(p.device)  \(Format.count(p.received, "change")) received, last \(Format.dateTime(p.lastSeen))")
+                }
+            }
+            if !status.messages.isEmpty {
+                print("Messages (newest first):")
+                for m in status.messages { print("  \(Format.dateTime(m.at))  \(Terminal.safe(m.text))") }
+            }
+        }
+    }
+}
