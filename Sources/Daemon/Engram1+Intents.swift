@@ -12,12 +12,12 @@ import Intents
 /// `org.engram.Engram.Error.NoMatch`, whose message names the closest intent and a phrase to try.
 extension Engram1 {
     /// `Perform` and the per-intent methods.
-    static func intentMethods(_ service: EngramService) -> [DBusMethod] {
+    static func intentMethods(_ app: AppActions) -> [DBusMethod] {
         let results = [DBusArgument("sentence", "s"), DBusArgument("result", "s")]
         let perform = DBusMethod("Perform", arguments: [DBusArgument("phrase", "s")], results: results, deferredHandler: { call, reply in
             do {
                 let phrase: String = try call.argument(0)
-                service.perform(.phrase(phrase), source: "dbus") { reply.settle($0.flatMap(replyValues)) }
+                app.perform(.phrase(phrase), source: "dbus") { reply.settle($0.flatMap(replyValues)) }
             } catch {
                 reply.fail(DaemonError.dbus(error))
             }
@@ -26,7 +26,7 @@ extension Engram1 {
             let arguments = definition.parameters.map { DBusArgument($0.name, DBusSignature(stringLiteral: $0.kind.dbusSignature)) }
             return DBusMethod(definition.name.rawValue, arguments: arguments, results: results, deferredHandler: { call, reply in
                 let values = call.arguments.map(text)
-                service.perform(.invocation(definition.invocation(dbusArguments: values)), source: "dbus") {
+                app.perform(.invocation(definition.invocation(dbusArguments: values)), source: "dbus") {
                     reply.settle($0.flatMap(replyValues))
                 }
             })

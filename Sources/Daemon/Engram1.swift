@@ -25,7 +25,7 @@ enum Engram1 {
     /// The most results `Search` returns.
     static let maxSearchLimit: UInt32 = 100
 
-    static func interface(_ service: EngramService) -> DBusInterface {
+    static func interface(app: AppActions, search: SearchService, glance: GlanceService, keeper: IndexKeeper) -> DBusInterface {
         DBusInterface(name, methods: [
             DBusMethod("Remember", in: ["content": "s", "type": "s", "tags": "as", "context": "s", "request_id": "s"],
                        out: ["id": "s", "sentence": "s"], deferredHandler: { call, reply in
@@ -36,7 +36,7 @@ enum Engram1 {
                     }
                     let draft = MemoryDraft(content: try call.argument(0), type: MemoryType(rawValue: type) ?? .note,
                                             tags: try call.argument(2), context: nonEmpty(try call.argument(3)), source: "dbus")
-                    service.remember(draft, requestID: nonEmpty(try call.argument(4))) { result in
+                    app.remember(draft, requestID: nonEmpty(try call.argument(4))) { result in
                         reply.settle(result.map { [.string($0.memory.id), .string($0.sentence)] })
                     }
                 } catch {
@@ -47,7 +47,7 @@ enum Engram1 {
                 do {
                     let query: String = try call.argument(0)
                     let limit = Int(min(max(try call.argument(1, as: UInt32.self), 1), maxSearchLimit))
-                    service.search.run({ try $0.search(query, limit: limit, client: .dbus) }) { result in
+                    search.run({ try $0.search(query, limit: limit, client: .dbus) }) { result in
                         reply.settle(result.map { [.array("a{sv}", $0.map(searchResult))] })
                     }
                 } catch {
@@ -55,30 +55,30 @@ enum Engram1 {
                 }
             }),
             DBusMethod("Stats", in: [:], out: ["stats": "a{sv}"], deferredHandler: { _, reply in
-                service.stats { reply.settle($0.map { [statsValue($0.stats, context: $0.context)] }) }
+                app.stats { reply.settle($0.map { [statsValue($0.stats, context: $0.context)] }) }
             }),
             DBusMethod("Open", in: ["url": "s"], out: ["sentence": "s"], deferredHandler: { call, reply in
                 do {
                     let url: String = try call.argument(0)
-                    service.open(url, source: "dbus") { reply.settle($0.map { [.string($0)] }) }
+                    app.open(url, source: "dbus") { reply.settle($0.map { [.string($0)] }) }
                 } catch {
                     reply.fail(DaemonError.dbus(error))
                 }
             }),
             DBusMethod("Sync", in: [:], out: ["indexed_change": "t"], deferredHandler: { _, reply in
-                service.sync { reply.settle($0.map { [.uint64($0)] }) }
+                keeper.sync { reply.settle($0.map { [.uint64($0)] }) }
             }),
             DBusMethod("Rebuild", in: [:], out: ["items": "u"], deferredHandler: { _, reply in
-                service.rebuild { reply.settle($0.map { [.uint32(UInt32(clamping: $0))] }) }
+                keeper.rebuild { reply.settle($0.map { [.uint32(UInt32(clamping: $0.upserted))] }) }
             }),
-        ] + intentMethods(service), properties: [
-            DBusProperty("MemoryCount", "u") { .uint32(service.glance.memoryCount) },
-            DBusProperty("TodayCount", "u") { .uint32(service.glance.todayCount) },
-            DBusProperty("StreakDays", "u") { .uint32(service.glance.streakDays) },
-            DBusProperty("ActiveContext", "s") { .string(service.glance.activeContext) },
-            DBusProperty("ActiveSession", "s") { .string(service.glance.activeSession) },
-            DBusProperty("PendingChanges", "u") { .uint32(service.glance.pendingChanges) },
-            DBusProperty("IndexedChange", "t") { .uint64(service.glance.indexedChange) },
+        ] + intentMethods(app), properties: [
+            DBusProperty("MemoryCount", "u") { .uint32(glance.glance.memoryCount) },
+            DBusProperty("TodayCount", "u") { .uint32(glance.glance.todayCount) },
+            DBusProperty("StreakDays", "u") { .uint32(glance.glance.streakDays) },
+            DBusProperty("ActiveContext", "s") { .string(glance.glance.activeContext) },
+            DBusProperty("ActiveSession", "s") { .string(glance.glance.activeSession) },
+            DBusProperty("PendingChanges", "u") { .uint32(glance.glance.pendingChanges) },
+            DBusProperty("IndexedChange", "t") { .uint64(glance.glance.indexedChange) },
             DBusProperty("Version", "s", changes: .constant) { .string(version) },
         ])
     }

@@ -1,3 +1,4 @@
+import DBus
 import Dispatch
 import EngramCore
 import Foundation
@@ -6,6 +7,7 @@ import Glibc
 #endif
 import Indexer
 import Logging
+import ServiceLifecycle
 import Synchronization
 
 /// Holds the index writer while the daemon runs and does every index write on one serial queue:
@@ -14,7 +16,20 @@ import Synchronization
 /// Holding the writer is what makes the daemon the index writer: every other process finds it busy
 /// and leaves the outbox to the daemon. Requests to apply coalesce: however many nudges arrive while
 /// one pass waits, one pass serves them all, and a nudge that arrives during a pass gets a pass after it.
-final class IndexKeeper: @unchecked Sendable {
+///
+/// As a service it applies every `applyInterval` even without a nudge, sweeps faded items `firstSweep` after it
+/// starts (so a daemon that lives a few minutes still sweeps) and then every `sweepInterval`, tries to take a
+/// writer held by another process every `writerRetryInterval`, and at shutdown commits what is pending, compacts
+/// if a forget is waiting for it, and lets go of the writer. Every commit is posted as `.committed`.
+final class IndexKeeper: Service, @unchecked Sendable {
+    /// How often the keeper's own passes run.
+    struct Timing: Sendable {
+        var applyInterval: Duration = .seconds(30)
+        var sweepInterval: Duration = .seconds(3600)
+        var firstSweep: Duration = .seconds(60)
+        var writerRetryInterval: Duration = .seconds(1)
+    }
+
     /// What an apply request learns when its pass is done.
     enum Outcome: Sendable {
         /// The pass ran; the index holds every change up to `lastSeq`.
@@ -28,8 +43,8 @@ final class IndexKeeper: @unchecked Sendable {
     private let library: Library
     private let log: Logger
     private let queue = DispatchQueue(label: "org.engram.daemon.index-writer", qos: .utility)
-    /// Called on the writer queue after a pass that changed the index (commit or rebuild).
-    private let onCommit: @Sendable () -> Void
+    private let events: LibraryEvents
+    private let timing: Timing
 
     // Confined to `queue`:
     private var writer: IndexWriter?
@@ -47,10 +62,46 @@ final class IndexKeeper: @unchecked Sendable {
     private let embedQueue = DispatchQueue(label: "org.engram.daemon.embedder", qos: .background)
     private let embedScheduled = Atomic<Bool>(false)
 
-    init(library: Library, log: Logger, onCommit: @escaping @Sendable () -> Void) {
+    init(library: Library, log: Logger, events: LibraryEvents, timing: Timing = Timing()) {
         self.library = library
         self.log = log
-        self.onCommit = onCommit
+        self.events = events
+        self.timing = timing
+    }
+
+    /// After a pass that changed the index (commit, sweep, rebuild, compaction): searches drop cached results, the
+    /// glance is recomputed.
+    private func onCommit() {
+        events.post(.committed)
+    }
+
+    /// Applies what is pending now, then runs the keeper's timers until the daemon stops; then `close()`.
+    func run() async throws {
+        requestApply()
+        await cancelOnGracefulShutdown { [self] in
+            await withDiscardingTaskGroup { group in
+                group.addTask { await repeating(every: self.timing.applyInterval) { self.requestApply() } }
+                group.addTask {
+                    await repeating(every: self.timing.sweepInterval, first: min(self.timing.firstSweep, self.timing.sweepInterval)) {
+                        self.sweep()
+                    }
+                }
+                group.addTask { await repeating(every: self.timing.writerRetryInterval) { self.retakeIfNeeded() } }
+            }
+        }
+        close()
+    }
+
+    /// Indexes pending changes now; answers the last change the index holds (`Engram1.Sync`).
+    func sync(done: @escaping @Sendable (Result<UInt64, any Error>) -> Void) {
+        requestApply { outcome in
+            switch outcome {
+            case .applied(let report): done(.success(UInt64(max(0, report.lastSeq))))
+            case .busy: done(.failure(DBusError(name: DaemonBus.errorPrefix + "Busy",
+                                                message: "another Engram process holds the index writer; the daemon indexes once it is free")))
+            case .failed(let message): done(.failure(DBusError(name: DaemonBus.errorPrefix + "Index", message: message)))
+            }
+        }
     }
 
     /// The last store change the index holds, as of the last pass.
@@ -322,12 +373,3 @@ final class IndexKeeper: @unchecked Sendable {
     }
 }
 
-/// Lets the search service reach the keeper created after it (the keeper is made in the same initializer).
-final class KeeperReference: @unchecked Sendable {
-    private let lock = NSLock()
-    private weak var value: IndexKeeper?
-    var keeper: IndexKeeper? {
-        get { lock.withLock { value } }
-        set { lock.withLock { value = newValue } }
-    }
-}

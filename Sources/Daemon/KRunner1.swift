@@ -31,25 +31,25 @@ enum KRunner1 {
         .array("(sss)", actions.map { .struct([.string($0.id), .string($0.text), .string($0.icon)]) })
     }
 
-    static func interface(_ service: EngramService) -> DBusInterface {
+    static func interface(search: SearchService, results: ResultActions, settings: DesktopSettings) -> DBusInterface {
         DBusInterface(name, methods: [
             // KRunner calls Teardown when its session ends (the window closes): until the next Match nobody needs the
             // cached results nor the open index, so both go, and the reply says they have.
             DBusMethod("Teardown", deferredHandler: { _, reply in
-                service.search.run({ $0.release() }) { _ in reply.succeed([]) }
+                search.run({ $0.release() }) { _ in reply.succeed([]) }
             }),
             // Only MinLetterCount: KF5 5.103's RunnerManager takes an "Actions" entry here as an empty list (it reads
             // the a(sss) variant without demarshalling it) and then never calls Actions, so no match had actions in
             // the real KRunner (scripts/shells/krunner). Without it, KRunner asks Actions once (Request-Actions-Once).
             DBusMethod("Config", in: [:], out: ["config": "a{sv}"]) { _ in
-                [.vardict(["MinLetterCount": .int32(Int32(service.settings.minLetters))])]
+                [.vardict(["MinLetterCount": .int32(Int32(settings.minLetters))])]
             },
             DBusMethod("Actions", in: [:], out: ["matches": "a(sss)"]) { _ in [actionsValue] },
             DBusMethod("Run", in: ["matchId": "s", "actionId": "s"], deferredHandler: { call, reply in
                 do {
                     let id: String = try call.argument(0)
                     let action: String = try call.argument(1)
-                    service.run(id, action: action) { reply.settle($0.map { [] }) }
+                    results.run(id, action: action) { reply.settle($0.map { [] }) }
                 } catch {
                     reply.fail(DaemonError.dbus(error))
                 }
@@ -57,11 +57,11 @@ enum KRunner1 {
             DBusMethod("Match", in: ["query": "s"], out: ["matches": "a(sssida{sv})"], deferredHandler: { call, reply in
                 do {
                     let query: String = try call.argument(0)
-                    guard query.trimmingCharacters(in: .whitespaces).count >= service.settings.minLetters else {
+                    guard query.trimmingCharacters(in: .whitespaces).count >= settings.minLetters else {
                         reply.succeed([.array("(sssida{sv})", [])])
                         return
                     }
-                    service.search.run({ search -> [DBusValue] in
+                    search.run({ search -> [DBusValue] in
                         let found = try search.search(query, limit: resultLimit, client: .krunner)
                         let command = search.command(for: query, client: .krunner).map { [commandMatch($0)] } ?? []
                         return command + matches(found, query: query)

@@ -54,11 +54,7 @@ extension ResultItem {
 
     /// The item for a search hit; `content` and `pinned` are a memory's full text and pin, `curriculumTitle` a topic's parent.
     static func from(hit: SearchHit, content: String?, pinned: Bool, curriculumTitle: String?) -> ResultItem {
-        let link: DeepLink = switch hit.kind {
-        case .memory: .memory(id: hit.id)
-        case .curriculum: .curriculum(id: hit.id)
-        case .topic: .topic(id: hit.id)
-        }
+        let link = hit.link
         let title = oneLine(hit.title)
         var description: String
         if let snippet = beyondTitle(oneLine(hit.snippet.plainText), title: title) {

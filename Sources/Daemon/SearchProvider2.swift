@@ -14,14 +14,14 @@ enum SearchProvider2 {
     /// The most ids accepted in one GetResultMetas.
     static let maxIDs = 512
 
-    static func interface(_ service: EngramService) -> DBusInterface {
+    static func interface(search: SearchService, results: ResultActions) -> DBusInterface {
         DBusInterface(name, methods: [
             DBusMethod("GetInitialResultSet", in: ["terms": "as"], out: ["results": "as"], deferredHandler: { call, reply in
-                resultSet(call, termsAt: 0, service, reply)
+                resultSet(call, termsAt: 0, search, reply)
             }),
             DBusMethod("GetSubsearchResultSet", in: ["previous_results": "as", "terms": "as"], out: ["results": "as"],
                        deferredHandler: { call, reply in
-                resultSet(call, termsAt: 1, service, reply)
+                resultSet(call, termsAt: 1, search, reply)
             }),
             DBusMethod("GetResultMetas", in: ["identifiers": "as"], out: ["metas": "aa{sv}"], deferredHandler: { call, reply in
                 do {
@@ -29,7 +29,7 @@ enum SearchProvider2 {
                     guard ids.count <= maxIDs else {
                         throw DaemonError.invalidArgs("GetResultMetas was asked for \(ids.count) ids; at most \(maxIDs) are answered")
                     }
-                    service.search.run({ search in search.items(for: ids).map(meta) }) { result in
+                    search.run({ $0.items(for: ids).map(meta) }) { result in
                         reply.settle(result.map { [.array("a{sv}", $0)] })
                     }
                 } catch {
@@ -40,7 +40,7 @@ enum SearchProvider2 {
                 do {
                     let id: String = try call.argument(0)
                     let timestamp: UInt32 = try call.argument(2)
-                    service.activate(id, source: "gnome", timestamp: timestamp) { reply.settle($0.map { [] }) }
+                    results.activate(id, source: "gnome", timestamp: timestamp) { reply.settle($0.map { [] }) }
                 } catch {
                     reply.fail(DaemonError.dbus(error))
                 }
@@ -50,7 +50,7 @@ enum SearchProvider2 {
                     let terms: [String] = try call.argument(0)
                     let timestamp: UInt32 = try call.argument(1)
                     try checkTerms(terms)
-                    service.launchSearch(terms, timestamp: timestamp)
+                    results.launchSearch(terms, timestamp: timestamp)
                     reply.succeed([])
                 } catch {
                     reply.fail(DaemonError.dbus(error))
@@ -60,12 +60,12 @@ enum SearchProvider2 {
     }
 
     /// Runs a search for the terms at argument `index` and replies with the result ids.
-    private static func resultSet(_ call: DBusMethodCall, termsAt index: Int, _ service: EngramService, _ reply: DBusDeferredReply) {
+    private static func resultSet(_ call: DBusMethodCall, termsAt index: Int, _ search: SearchService, _ reply: DBusDeferredReply) {
         do {
             let terms: [String] = try call.argument(index)
             try checkTerms(terms)
             let query = terms.joined(separator: " ")
-            service.search.run({ try $0.searchIDs(query, limit: resultLimit, client: .gnome) }) { result in
+            search.run({ try $0.searchIDs(query, limit: resultLimit, client: .gnome) }) { result in
                 reply.settle(result.map { [.strings($0)] })
             }
         } catch {

@@ -3,14 +3,17 @@ import Foundation
 import Indexer
 import Intents
 import Logging
+import ServiceLifecycle
 
 /// Answers the desktop's searches from one index reader on one serial queue, keeping the items of
 /// recent result sets so GNOME Shell's metas and KRunner's actions are answered without searching again.
 /// GNOME Shell asks for twenty ids and shows five, so its result sets keep the hits and read the store
 /// only for the items whose metas it asks for.
 ///
-/// The reader reopens before each search, so it always sees the writer's latest commit.
-final class SearchService: @unchecked Sendable {
+/// The reader reopens before each search, so it always sees the writer's latest commit; the cached items are
+/// dropped on every commit and store change (a capture or `engram forget` from another process), so metas and
+/// KRunner actions never show what the store no longer has.
+final class SearchService: Service, @unchecked Sendable {
     /// Who is asking: each has its own integration switch in config and its own result count.
     enum Client: String, Sendable {
         case gnome, krunner, dbus
@@ -25,6 +28,7 @@ final class SearchService: @unchecked Sendable {
 
     private let library: Library
     private let log: Logger
+    private let events: LibraryEvents
     private let queue = DispatchQueue(label: "org.engram.daemon.search", qos: .userInitiated)
     // Confined to `queue`:
     private var reader: IndexReader?
@@ -33,13 +37,21 @@ final class SearchService: @unchecked Sendable {
     private var hitCache: [String: SearchHit] = [:]
     private var meaningSearch: MeaningSearch?
 
-    /// Called (off this queue's lock) when the index turns out to be missing or damaged while searching.
+    /// Called when the index turns out to be missing or damaged while searching (the keeper repairs it).
     private let onDamage: @Sendable (String) -> Void
 
-    init(library: Library, log: Logger, onDamage: @escaping @Sendable (String) -> Void = { _ in }) {
+    init(library: Library, log: Logger, events: LibraryEvents, onDamage: @escaping @Sendable (String) -> Void) {
         self.library = library
         self.log = log
+        self.events = events
         self.onDamage = onDamage
+    }
+
+    /// Drops cached items after every commit and store change until the daemon stops; then closes the reader.
+    func run() async throws {
+        let changes = events.subscribe(to: [.committed, .storeChanged])
+        for await _ in changes.cancelOnGracefulShutdown() { run({ $0.clearCache() }) { _ in } }
+        sync { $0.closeReader() }
     }
 
     /// Runs `body` on the search queue and hands its outcome to `done` there.
@@ -74,7 +86,7 @@ final class SearchService: @unchecked Sendable {
         let hits = try searchHits(text, limit: limit, client: client)
         if hitCache.count + cache.count + hits.count > Self.cacheLimit { forgetAll() }
         return hits.map { hit in
-            let id = Self.link(for: hit)
+            let id = hit.link.url
             cache[id] = nil  // its description is the snippet of this search, not of an earlier one
             hitCache[id] = hit
             return id
@@ -100,18 +112,9 @@ final class SearchService: @unchecked Sendable {
             throw DaemonError.invalidArgs("the search is \(text.utf8.count) bytes long; the limit is \(Self.maxQueryBytes)")
         }
         if client != .dbus, library.config.disabledIntegrations.contains(client.rawValue) { return [] }
-        guard !text.allSatisfy(\.isWhitespace) else { return [] }
-        let store = library.store
-        let context = try store.activeContext()
-        if context == "sleep" { return [] }
-
-        var request = SearchRequest(query: text)
-        request.partial = true
-        request.limit = limit
-        request.decayWeight = library.config.searchDecayWeight
-        request.now = store.clock()
-        request.context = context
-        request.snippetLength = 120
+        guard !text.allSatisfy(\.isWhitespace), let request = try library.searchRequest(text, for: .desktop(limit: limit)) else {
+            return []
+        }
         let hits: [SearchHit]
         do {
             hits = try openReader().search(request, meaning: meaning()).hits
@@ -138,15 +141,6 @@ final class SearchService: @unchecked Sendable {
             let text = hit.kind == .memory ? texts[hit.id] : nil
             return ResultItem.from(hit: hit, content: text?.content, pinned: text?.pinned ?? false,
                             curriculumTitle: hit.kind == .topic ? hit.curriculumID.flatMap { curriculumTitles[$0] } : nil)
-        }
-    }
-
-    /// A hit's id on the bus, its `engram://` link (as `ResultItem.from(hit:)` makes it).
-    static func link(for hit: SearchHit) -> String {
-        switch hit.kind {
-        case .memory: DeepLink.memory(id: hit.id).url
-        case .curriculum: DeepLink.curriculum(id: hit.id).url
-        case .topic: DeepLink.topic(id: hit.id).url
         }
     }
 
@@ -201,14 +195,14 @@ final class SearchService: @unchecked Sendable {
         reader = nil
     }
 
-    /// The reader, opened on first use and moved to the latest commit each time.
-    /// Meaning search, made once vectors exist (its vectors reload when they change).
+    /// Meaning search, made once vectors exist (its vectors follow the store's).
     private func meaning() -> MeaningSearch? {
         if let meaningSearch { return meaningSearch }
         meaningSearch = library.meaningSearch()
         return meaningSearch
     }
 
+    /// The reader, opened on first use and moved to the latest commit each time.
     private func openReader() throws -> IndexReader {
         if let reader {
             do {

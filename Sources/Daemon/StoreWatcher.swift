@@ -1,6 +1,9 @@
 import Dispatch
 import Foundation
 import Glibc
+import EngramCore
+import Logging
+import ServiceLifecycle
 import Synchronization
 
 /// Watches the store's files and calls back when another process writes to it: the daemon's safety net
@@ -114,4 +117,37 @@ final class StoreWatcher: @unchecked Sendable {
 struct StoreWatcherError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
+}
+
+/// The store watcher as a daemon service: another process's write to the store nudges the keeper (which indexes
+/// it) and is posted as `.storeChanged` (the glance and search hear it).
+final class StoreWatchService: Service, @unchecked Sendable {
+    private let paths: EngramPaths
+    private let keeper: IndexKeeper
+    private let events: LibraryEvents
+    private let log: Logger
+    private let useInotify: Bool
+    private let queue = DispatchQueue(label: "org.engram.daemon.store-watcher", qos: .utility)
+
+    init(paths: EngramPaths, keeper: IndexKeeper, events: LibraryEvents, log: Logger, useInotify: Bool) {
+        self.paths = paths
+        self.keeper = keeper
+        self.events = events
+        self.log = log
+        self.useInotify = useInotify
+    }
+
+    func run() async throws {
+        let store = (paths.storePath as NSString).lastPathComponent
+        let watcher = StoreWatcher(directory: paths.dataDirectory, files: [store, store + "-wal"], queue: queue,
+                                   useInotify: useInotify) { [keeper, events] in
+            keeper.requestApply()
+            events.post(.storeChanged)
+        }
+        if case .polling(let reason) = watcher.mode {
+            log.notice("checking the store for changes every 100 ms instead of with inotify", metadata: ["reason": "\(reason)"])
+        }
+        try? await gracefulShutdown()
+        watcher.cancel()
+    }
 }

@@ -26,7 +26,7 @@ struct DaemonCommand: ParsableCommand {
         let level: Logger.Level = verbose ? .debug : .info
         LoggingSystem.bootstrap { JournalLogHandler(label: $0, level: level) }
         let daemon = EngramDaemon(options: EngramDaemon.Options(paths: global.paths), log: Logger(label: "engram.daemon"))
-        let status = daemon.run()
+        let status = try Live.wait { await daemon.run() }
         if status != 0 { throw ExitCode(status) }
     }
 }

@@ -1,4 +1,4 @@
-/// The tables sync keeps beside the store's own (migration `v7-sync`).
+/// The tables sync keeps beside the store's own (migration `v8-sync`).
 ///
 /// Clocks are stored as `SyncStamp` text (`<hlc>@<device>`), which sorts as the stamps compare, so SQLite's
 /// `max()` and `>` merge them.

@@ -1,0 +1,100 @@
+import Dispatch
+import EngramCore
+import Indexer
+import Intents
+import Logging
+
+/// What `org.engram.Engram1` does besides searching: captures, intents, stats and links, each a store write on one
+/// serial queue, answered once what it changed is searchable.
+final class AppActions: @unchecked Sendable {
+    private let library: Library
+    private let keeper: IndexKeeper
+    private let events: LibraryEvents
+    private let log: Logger
+    private let queue = DispatchQueue(label: "org.engram.daemon.app-actions", qos: .userInitiated)
+
+    init(library: Library, keeper: IndexKeeper, events: LibraryEvents, log: Logger) {
+        self.library = library
+        self.keeper = keeper
+        self.events = events
+        self.log = log
+    }
+
+    /// Stores a memory (once per request id) and answers when it is searchable, or at once if indexing is delayed.
+    func remember(_ draft: MemoryDraft, requestID: String?,
+                  done: @escaping @Sendable (Result<(memory: Memory, sentence: String), any Error>) -> Void) {
+        queue.async {
+            do {
+                var draft = draft
+                if draft.context == nil { draft.context = try self.library.store.captureContext() }
+                let result = try self.library.store.remember(draft, requestID: requestID)
+                let sentence = (result.created ? "Remembered “" : "Already remembered “") + Self.short(result.memory.title) + "”."
+                if result.created {
+                    self.log.info("remembered a memory", metadata: ["id": "\(result.memory.id)", "from": "\(draft.source ?? "?")"])
+                }
+                self.keeper.requestApply { _ in done(.success((result.memory, sentence))) }
+            } catch {
+                done(.failure(error))
+            }
+        }
+    }
+
+    /// What to run: a phrase to match against the catalog (and the person's own phrases), or a ready invocation.
+    enum IntentRequest: Sendable {
+        case phrase(String)
+        case invocation(IntentInvocation)
+    }
+
+    /// Runs an intent and answers once what it changed is indexed (so a StoreMemory is searchable when the caller
+    /// hears "Remembered …").
+    func perform(_ request: IntentRequest, source: String, done: @escaping @Sendable (Result<IntentResult, any Error>) -> Void) {
+        queue.async {
+            do {
+                var runner = IntentRunner(library: self.library, source: source)
+                runner.exportsOnlyToDataFolder = true
+                let invocation: IntentInvocation
+                switch request {
+                case .phrase(let phrase):
+                    guard phrase.utf8.count <= SearchService.maxQueryBytes else {
+                        throw DaemonError.invalidArgs("the phrase is \(phrase.utf8.count) bytes long; the limit is \(SearchService.maxQueryBytes)")
+                    }
+                    invocation = try runner.resolve(phrase).invocation
+                case .invocation(let given):
+                    invocation = given
+                }
+                let result = try runner.run(invocation)
+                self.log.info("performed an intent", metadata: ["intent": "\(invocation.name.rawValue)", "from": "\(source)"])
+                self.events.post(.storeChanged)
+                self.keeper.requestApply { _ in done(.success(result)) }
+            } catch {
+                done(.failure(error))
+            }
+        }
+    }
+
+    /// The collection's stats, in the active context.
+    func stats(done: @escaping @Sendable (Result<(stats: MemoryStats, context: String?), any Error>) -> Void) {
+        queue.async {
+            done(Result { try self.library.store.statsInActiveContext(now: self.library.store.clock(), decay: self.library.config.decay) })
+        }
+    }
+
+    /// Follows an `engram://` link through `LinkHandler` and answers its sentence.
+    func open(_ url: String, source: String, done: @escaping @Sendable (Result<String, any Error>) -> Void) {
+        queue.async {
+            do {
+                let outcome = try LinkHandler(library: self.library, source: source).open(url)
+                self.events.post(.storeChanged)
+                self.keeper.requestApply { _ in done(.success(outcome.sentence)) }
+            } catch {
+                done(.failure(error))
+            }
+        }
+    }
+
+    /// A title cut to one short line, for the sentences answered.
+    static func short(_ title: String) -> String {
+        let line = ResultItem.oneLine(title)
+        return line.count <= 60 ? line : String(line.prefix(59)) + "…"
+    }
+}

@@ -1,0 +1,65 @@
+import EngramCore
+import Indexer
+import Intents
+import Logging
+import ServiceLifecycle
+
+/// The daemon's half-minute chores: runs delayed intents that are due (showing each result as a notification),
+/// alerts again about results nobody acknowledged, and follows the desktop's do-not-disturb with the `focus` context.
+final class ChoresService: Service, @unchecked Sendable {
+    private let library: Library
+    private let keeper: IndexKeeper
+    private let events: LibraryEvents
+    private let alerts: IntentAlerts?
+    private let log: Logger
+    private let interval: Duration
+    // Touched only by `run`'s one task:
+    private let delayed: DelayedIntentRunner
+    private let contexts: ContextControl
+
+    init(library: Library, keeper: IndexKeeper, events: LibraryEvents, alerts: IntentAlerts?, interval: Duration, log: Logger) {
+        self.library = library
+        self.keeper = keeper
+        self.events = events
+        self.alerts = alerts
+        self.interval = interval
+        self.log = log
+        var runner = IntentRunner(library: library, source: "daemon")
+        runner.exportsOnlyToDataFolder = true
+        delayed = DelayedIntentRunner(runner: runner)
+        contexts = ContextControl(store: library.store)
+    }
+
+    func run() async throws {
+        await cancelOnGracefulShutdown { [self] in
+            await repeating(every: interval) { self.once() }
+        }
+        alerts?.cancel()
+    }
+
+    private func once() {
+        do {
+            let now = library.store.clock()
+            let ran = try delayed.runDue(now: now)
+            for r in ran {
+                log.info("ran a delayed intent: \(r.sentence)")
+                if let result = r.result {
+                    alerts?.show(result, delayedID: r.delayed.id)
+                } else {
+                    alerts?.show(failure: r.error ?? "it failed", title: r.delayed.phrase.map { "“\($0)”" } ?? r.delayed.intent,
+                                 delayedID: r.delayed.id)
+                }
+            }
+            if !ran.isEmpty {
+                keeper.requestApply()
+                events.post(.storeChanged)
+            }
+            if let alerts {
+                for d in try library.store.intentsNeedingRealert(now: now) { alerts.realert(d, at: now) }
+            }
+            _ = try contexts.sync()
+        } catch {
+            log.warning("delayed intents could not run", metadata: ["error": "\(error)"])
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import DBus
+import Dispatch
+import EngramCore
+import Indexer
+import Logging
+import ServiceLifecycle
+import Synchronization
+
+/// The glance properties of `org.engram.Engram1` (counts, streak, context, session, pending changes): recomputed
+/// off the bus thread after every commit and store change, with `PropertiesChanged` for what differs, which the
+/// lean feeds watching the bus refresh on.
+final class GlanceService: Service, @unchecked Sendable {
+    private let library: Library
+    private let log: Logger
+    private let events: LibraryEvents
+    private let indexedSeq: @Sendable () -> Int64
+    private let queue = DispatchQueue(label: "org.engram.daemon.glance", qos: .utility)
+    private let state = Mutex<(glance: Glance, scheduled: Bool)>((Glance(), false))
+    private let bus = Mutex<DBusConnection?>(nil)
+
+    /// `indexedSeq` says the last store change the index holds (the keeper's).
+    init(library: Library, log: Logger, events: LibraryEvents, indexedSeq: @escaping @Sendable () -> Int64) {
+        self.library = library
+        self.log = log
+        self.events = events
+        self.indexedSeq = indexedSeq
+    }
+
+    /// The properties' current values.
+    var glance: Glance { state.withLock { $0.glance } }
+
+    /// Computes the glance now, on the calling thread, without announcing it (at start-up).
+    func load() throws {
+        let fresh = try Glance.read(from: library.store, indexedSeq: indexedSeq())
+        state.withLock { $0.glance = fresh }
+    }
+
+    /// The connection properties are announced on (set once exported).
+    func attach(_ connection: DBusConnection) {
+        bus.withLock { $0 = connection }
+    }
+
+    /// Recomputes after every commit and store change until the daemon stops.
+    func run() async throws {
+        let changes = events.subscribe(to: [.committed, .storeChanged])
+        refresh()
+        for await _ in changes.cancelOnGracefulShutdown() { refresh() }
+        bus.withLock { $0 = nil }  // nothing is announced on a bus about to close
+    }
+
+    /// Recomputes the glance off the bus thread and emits `PropertiesChanged` for what differs; requests coalesce.
+    func refresh() {
+        let schedule = state.withLock { s -> Bool in
+            if s.scheduled { return false }
+            s.scheduled = true
+            return true
+        }
+        guard schedule else { return }
+        queue.async {
+            self.state.withLock { $0.scheduled = false }
+            let fresh: Glance
+            let start = ContinuousClock.now
+            do {
+                fresh = try Glance.read(from: self.library.store, indexedSeq: self.indexedSeq())
+                self.log.debug("read the glance properties", metadata: ["ms": "\(IndexKeeper.ms(since: start))"])
+            } catch {
+                self.log.warning("could not read the store for the glance properties", metadata: ["error": "\(error)"])
+                return
+            }
+            let changed = self.state.withLock { s -> [String] in
+                let names = fresh.changedProperties(from: s.glance)
+                s.glance = fresh
+                return names
+            }
+            guard !changed.isEmpty, let connection = self.bus.withLock({ $0 }) else { return }
+            do {
+                try connection.emitPropertiesChanged(path: DaemonBus.appPath, interface: Engram1.name, properties: changed)
+            } catch {
+                self.log.warning("could not announce changed properties", metadata: ["error": "\(error)"])
+            }
+        }
+    }
+}
