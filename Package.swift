@@ -45,6 +45,8 @@ let package = Package(
             dependencies: [
                 "EngramRules",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // Sync's folder reader warns in the journal about what it skips.
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "Yams", package: "Yams"),
             ]

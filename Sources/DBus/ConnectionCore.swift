@@ -171,11 +171,13 @@ final class ConnectionCore: @unchecked Sendable {
 
     /// Stops serving: fails pending calls, frees the connection, tells waiters and handlers.
     private func finish(lost: Bool) {
-        let (pending, handlers, waiters, closeHandlers) = state.withLock { s in
+        // The exported objects and subscriptions are let go of outside the lock: their last reference may be the
+        // one held here, and a deinit that cancels a subscription of its own (a notification server) takes the lock.
+        let (pending, handlers, waiters, closeHandlers, released) = state.withLock { s in
             s.phase = .closed
             s.lost = s.lost || lost
             let result = (Array(s.pending.values), s.disconnectHandlers, s.closeWaiters,
-                          s.closeHandlers.sorted { $0.key < $1.key }.map(\.value))
+                          s.closeHandlers.sorted { $0.key < $1.key }.map(\.value), (s.objects, s.subscriptions))
             s.closeHandlers = [:]
             s.pending = [:]
             s.objects = [:]
@@ -184,6 +186,7 @@ final class ConnectionCore: @unchecked Sendable {
             s.closeWaiters = []
             return result
         }
+        defer { withExtendedLifetime(released) {} }
         if !lost, dbus_connection_get_is_connected(raw) != 0 {
             dbus_connection_flush(raw)
         }

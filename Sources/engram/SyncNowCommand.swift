@@ -1,3 +1,4 @@
+import EngramClient
 import ArgumentParser
 import EngramCore
 import Foundation
@@ -21,7 +22,7 @@ struct SyncNowCommand: ParsableCommand {
             if report.parked > 0 || report.skipped > 0 {
                 print("\(report.parked) kept for a newer Engram, \(report.skipped) skipped: `engram sync status` says why.")
             }
-            if report.applied > 0, !(try Indexing.applyOrNudge(library)) {
+            if report.applied > 0, !(try IndexClient().makeSearchable(library).isSearchable) {
                 print("The changes will be searchable in a moment.")
             }
         }
