@@ -115,15 +115,18 @@ Xapian::Query blend_decay(const Xapian::Query &query, double now, double weight,
     return Xapian::Query(Xapian::Query::OP_AND_MAYBE, query, Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, decay, weight));
 }
 
-void collect_hits(const Xapian::MSet &mset, uint32_t snippet_length, cx_results &results) {
+/// The hits of an mset, with snippets of `snippet_length` bytes for the first `snippet_count` of them (each is a
+/// pass over the text, stemming every word: the desktop shows five of twenty results).
+void collect_hits(const Xapian::MSet &mset, uint32_t snippet_length, cx_results &results, size_t snippet_count) {
     Xapian::Stem stemmer("english");
     results.estimated_total = mset.get_matches_estimated();
-    for (auto m = mset.begin(); m != mset.end(); ++m) {
+    size_t index = 0;
+    for (auto m = mset.begin(); m != mset.end(); ++m, ++index) {
         cx_results::Hit hit;
         hit.data = m.get_document().get_data();
         hit.relevance = std::clamp(m.get_percent() / 100.0, 0.0, 1.0);
         hit.docid = *m;
-        if (snippet_length > 0) {
+        if (snippet_length > 0 && index < snippet_count) {
             // No SNIPPET_BACKGROUND_MODEL: where every word is common it shrinks the
             // snippet to the bare match; without it the snippet is filled with context.
             hit.snippet = mset.snippet(snippet_source(hit.data), snippet_length, stemmer,
@@ -161,11 +164,13 @@ cx_status cx_database_search(cx_database *database, const cx_search_options *opt
                 Xapian::Query ranked = blend_decay(q, options->now, options->decay_weight, table);
                 enquire.set_query(filter.empty() ? ranked : Xapian::Query(Xapian::Query::OP_FILTER, ranked, filter));
                 uint64_t wanted = uint64_t(first) + count;
-                auto check_at_least = Xapian::doccount(std::min<uint64_t>(std::max<uint64_t>(wanted, min_check_at_least), UINT32_MAX));
+                uint64_t floor = (flags & CX_SEARCH_ESTIMATE_TOTAL) ? 0 : min_check_at_least;
+                auto check_at_least = Xapian::doccount(std::min<uint64_t>(std::max<uint64_t>(wanted, floor), UINT32_MAX));
                 return enquire.get_mset(first, count, check_at_least);
             };
+            const size_t snippets = options->snippet_count ? options->snippet_count : SIZE_MAX;
             Xapian::MSet mset = run(query, options->offset, options->limit);
-            collect_hits(mset, options->snippet_length, *results);
+            collect_hits(mset, options->snippet_length, *results, snippets);
             // A natural question: when the documents with every word do not fill the page, the rest of it is the
             // documents with some of the words, best first (BM25 over OR), after every all-words document.
             const uint64_t all_words = mset.get_matches_estimated();
@@ -178,7 +183,8 @@ cx_status cx_database_search(cx_database *database, const cx_search_options *opt
                     uint64_t count = end - std::max<uint64_t>(options->offset, all_words);
                     Xapian::MSet more = run(rest, Xapian::doccount(first), Xapian::doccount(count));
                     cx_results extra;
-                    collect_hits(more, options->snippet_length, extra);
+                    collect_hits(more, options->snippet_length, extra,
+                                 snippets > results->hits.size() ? snippets - results->hits.size() : 0);
                     // Ranked after every all-words document: relevance is scaled below the last of those.
                     double ceiling = results->hits.empty() ? 0.9 : std::min(0.9, results->hits.back().relevance) * 0.95;
                     for (auto &hit : extra.hits) {

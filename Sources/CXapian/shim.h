@@ -6,6 +6,7 @@
 
 #include <xapian.h>
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -137,7 +138,7 @@ Xapian::Query blend_decay(const Xapian::Query &query, double now, double weight,
                           const std::shared_ptr<const ExpiryTable> &table = nullptr);
 
 /// Copies an MSet page into results, with snippets when snippet_length > 0.
-void collect_hits(const Xapian::MSet &mset, uint32_t snippet_length, cx_results &results);
+void collect_hits(const Xapian::MSet &mset, uint32_t snippet_length, cx_results &results, size_t snippet_count = SIZE_MAX);
 
 /// The shared English stopword list used by query parsing and related-item selection.
 const Xapian::Stopper &english_stopper();

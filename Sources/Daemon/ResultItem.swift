@@ -148,18 +148,21 @@ extension ResultItem {
 
     /// Text folded to one line: runs of whitespace become one space, control characters go.
     static func oneLine(_ text: String) -> String {
-        var out = ""
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count)
         var space = false
         for scalar in text.unicodeScalars {
-            if scalar.properties.isWhitespace || scalar.value < 0x20 || scalar.value == 0x7F {
+            let v = scalar.value
+            // ASCII decides without Unicode's property tables (most text, on every keystroke's metas).
+            if v < 0x80 ? (v <= 0x20 || v == 0x7F) : scalar.properties.isWhitespace {
                 space = !out.isEmpty
                 continue
             }
-            if space { out.append(" ") }
+            if space { out.append(0x20) }
             space = false
-            out.unicodeScalars.append(scalar)
+            if v < 0x80 { out.append(UInt8(v)) } else { UTF8.encode(scalar) { out.append($0) } }
         }
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Text cut to `descriptionLimit` characters with an ellipsis.
@@ -172,6 +175,8 @@ extension ResultItem {
         var tm = tm()
         var t = time_t(date.timeIntervalSince1970)
         localtime_r(&t, &tm)
-        return String(format: "%04d-%02d-%02d", Int(tm.tm_year) + 1900, Int(tm.tm_mon) + 1, Int(tm.tm_mday))
+        func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return "\(tm.tm_year + 1900)-\(two(tm.tm_mon + 1))-\(two(tm.tm_mday))"
+
     }
 }

@@ -36,6 +36,11 @@ final class SearchService: Service, @unchecked Sendable {
     /// Hits of recent GNOME result sets whose items nobody has asked for yet.
     private var hitCache: [String: SearchHit] = [:]
     private var meaningSearch: MeaningSearch?
+    /// When meaning search was last found unavailable (off, or nothing embedded yet): asked again after a while,
+    /// not on every keystroke.
+    private var meaningCheckedAt: ContinuousClock.Instant?
+    /// The active context as last read, and the store files' state then: unchanged files, unchanged setting.
+    private var contextCache: (files: [[Int64]], context: String?)?
 
     /// Called when the index turns out to be missing or damaged while searching (the keeper repairs it).
     private let onDamage: @Sendable (String) -> Void
@@ -112,9 +117,11 @@ final class SearchService: Service, @unchecked Sendable {
             throw DaemonError.invalidArgs("the search is \(text.utf8.count) bytes long; the limit is \(Self.maxQueryBytes)")
         }
         if client != .dbus, library.config.disabledIntegrations.contains(client.rawValue) { return [] }
-        guard !text.allSatisfy(\.isWhitespace), let request = try library.searchRequest(text, for: .desktop(limit: limit)) else {
+        guard !text.allSatisfy(\.isWhitespace),
+              var request = try library.searchRequest(text, for: .desktop(limit: limit), activeContext: .some(activeContext())) else {
             return []
         }
+        if client == .gnome { request.snippetCount = Self.gnomeShownResults }
         let hits: [SearchHit]
         do {
             hits = try openReader().search(request, meaning: meaning()).hits
@@ -173,10 +180,11 @@ final class SearchService: Service, @unchecked Sendable {
         hitCache[id] = nil
     }
 
-    /// Drops every cached item (after a commit or a rebuild).
+    /// Drops every cached item and the active context (after a commit or a store change).
     func clearCache() {
         dispatchPrecondition(condition: .onQueue(queue))
         forgetAll()
+        contextCache = nil
     }
 
     /// Lets go of everything kept between searches: the cached items, the index reader (its open files and
@@ -195,12 +203,29 @@ final class SearchService: Service, @unchecked Sendable {
         reader = nil
     }
 
-    /// Meaning search, made once vectors exist (its vectors follow the store's).
+    /// Meaning search, made once vectors exist (its vectors follow the store's); while it is unavailable, looked for
+    /// again every few seconds.
     private func meaning() -> MeaningSearch? {
         if let meaningSearch { return meaningSearch }
+        if let checked = meaningCheckedAt, ContinuousClock.now - checked < .seconds(5) { return nil }
         meaningSearch = library.meaningSearch()
+        meaningCheckedAt = meaningSearch == nil ? .now : nil
         return meaningSearch
     }
+
+    /// The active context, read again only when the store's files changed (a `stat` of two files instead of a read
+    /// transaction per keystroke).
+    private func activeContext() throws -> String? {
+        let files = [library.paths.storePath, library.paths.storePath + "-wal"].map(StoreWatcher.fingerprint)
+        if let contextCache, contextCache.files == files { return contextCache.context }
+        let context = try library.store.activeContext()
+        contextCache = (files, context)
+        return context
+    }
+
+    /// How many results GNOME Shell shows of the ids it asks for (`MAX_LIST_SEARCH_RESULTS_ROWS` in its search.js):
+    /// only these get snippets when searching; metas of the others describe them by type, tags and date.
+    static let gnomeShownResults = 5
 
     /// The reader, opened on first use and moved to the latest commit each time.
     private func openReader() throws -> IndexReader {

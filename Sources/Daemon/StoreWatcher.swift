@@ -79,7 +79,7 @@ final class StoreWatcher: @unchecked Sendable {
     }
 
     /// A file's identity, size and change time, or zeros when it does not exist.
-    private static func fingerprint(_ path: String) -> [Int64] {
+    static func fingerprint(_ path: String) -> [Int64] {
         var st = stat()
         guard stat(path, &st) == 0 else { return [0, 0, 0, 0] }
         return [Int64(st.st_ino), Int64(st.st_size), Int64(st.st_mtim.tv_sec), Int64(st.st_mtim.tv_nsec)]

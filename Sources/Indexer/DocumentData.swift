@@ -29,26 +29,33 @@ enum DocumentData {
 
     /// Decodes the header (not the body) of stored data; nil if it is not Engram data.
     static func decodeHeader(_ data: UnsafeRawBufferPointer) -> IndexDocument? {
+        // On the bytes: each search decodes twenty of these, and String splitting cost more than Xapian's snippets.
         let bytes = data.bindMemory(to: UInt8.self)
-        // The header ends at the first blank line, exactly where the shim starts the body.
-        var end = bytes.count
-        if bytes.count >= 2 {
-            for index in 0..<(bytes.count - 1) where bytes[index] == 10 && bytes[index + 1] == 10 {
-                end = index
-                break
-            }
+        let n = bytes.count
+        func lineEnd(_ from: Int) -> Int {
+            var i = from
+            while i < n, bytes[i] != 10 { i += 1 }
+            return i
         }
-        let header = String(decoding: UnsafeBufferPointer(rebasing: bytes[0..<end]), as: UTF8.self)
-        var lines = header.utf8.split(separator: 10, omittingEmptySubsequences: false).makeIterator()
-        guard let first = lines.next(), String(first) == signature else { return nil }
+        func text(_ from: Int, _ to: Int) -> String {
+            String(decoding: UnsafeBufferPointer(rebasing: bytes[from..<to]), as: UTF8.self)
+        }
+        var end = lineEnd(0)
+        guard text(0, end) == signature else { return nil }
         var kind: IndexKind?
         var id: String?
         var document = IndexDocument(kind: .memory, id: "", title: "", body: "", created: Date(timeIntervalSince1970: 0))
-        for line in IteratorSequence(lines) {
-            guard let equals = line.firstIndex(of: UInt8(ascii: "=")) else { continue }
-            guard let key = String(line[..<equals]) else { continue }
-            let value = unescape(String(Substring(line[line.index(after: equals)...])))
-            switch key {
+        var start = end + 1
+        // The header ends at the first blank line, exactly where the shim starts the body.
+        while start < n {
+            end = lineEnd(start)
+            if end == start { break }
+            defer { start = end + 1 }
+            var equals = start
+            while equals < end, bytes[equals] != UInt8(ascii: "=") { equals += 1 }
+            guard equals < end else { continue }
+            let value = unescape(text(equals + 1, end))
+            switch text(start, equals) {
             case "kind": kind = IndexKind(rawValue: value)
             case "id": id = value
             case "title": document.title = value

@@ -205,7 +205,7 @@ public final class IndexReader {
                 query: arena.bytes(request.query), kinds: arena.array(kinds), kind_count: kinds.count, offset: 0,
                 limit: UInt32(clamping: items.count), flags: flags, now: request.now.timeIntervalSince1970,
                 context: arena.bytes(request.context), decay_weight: 0,
-                snippet_length: UInt32(clamping: max(request.snippetLength, 0)))
+                snippet_length: UInt32(clamping: max(request.snippetLength, 0)), snippet_count: 0)
             let itemKinds = arena.array(items.map(\.0.rawValue))
             let itemIDs = arena.array(items.map(\.1))
             var results: OpaquePointer?
@@ -230,6 +230,7 @@ public final class IndexReader {
         if plainWords { flags |= CX_SEARCH_PLAIN_WORDS.rawValue }
         if request.includeExpired { flags |= CX_SEARCH_INCLUDE_EXPIRED.rawValue }
         if request.natural, QueryShape.isNatural(request.query) { flags |= CX_SEARCH_NATURAL.rawValue }
+        if !request.exactTotal { flags |= CX_SEARCH_ESTIMATE_TOTAL.rawValue }
         var options = cx_search_options(
             query: arena.bytes(request.query),
             kinds: arena.array(kinds),
@@ -240,7 +241,8 @@ public final class IndexReader {
             now: request.now.timeIntervalSince1970,
             context: arena.bytes(request.context),
             decay_weight: request.decayWeight,
-            snippet_length: UInt32(clamping: max(request.snippetLength, 0)))
+            snippet_length: UInt32(clamping: max(request.snippetLength, 0)),
+            snippet_count: UInt32(clamping: max(request.snippetCount, 0)))
         var results: OpaquePointer?
         try shimCall { cx_database_search(handle, &options, &results, $0) }
         let page = ShimResults(taking: results)

@@ -30,6 +30,12 @@ public struct SearchRequest: Sendable, Equatable {
     public var decayWeight = 1.0
     /// Target snippet length in bytes; 0 skips snippets.
     public var snippetLength = 160
+    /// Snippets for only the first this many hits (0: every hit): GNOME Shell shows five of the twenty ids it asks
+    /// for, and each snippet is a pass over a memory's text.
+    public var snippetCount = 0
+    /// Whether `SearchResults.estimatedTotal` must be exact up to a hundred matches (what `engram search` says);
+    /// false lets matching stop once the page is certain (surfaces that show no count).
+    public var exactTotal = true
     /// Read a question in ordinary words as one (`QueryShape.isNatural`): all-words matches first, then ranked
     /// matches of some of the words. False keeps every word required.
     public var natural = true

@@ -14,9 +14,10 @@ extension Library {
     /// The one place a query becomes what the index runs, for every surface: the configured decay weight and
     /// result count, the store's clock, and the active context (its memories and those without one).
     ///
-    /// Nil when nothing may be shown: the `sleep` context is on.
-    public func searchRequest(_ query: String, for surface: SearchSurface) throws -> SearchRequest? {
-        let context = try store.activeContext()
+    /// Nil when nothing may be shown: the `sleep` context is on. `activeContext`, when given, is the store's as the
+    /// caller last read it (the daemon keeps it between searches while the store is unchanged).
+    public func searchRequest(_ query: String, for surface: SearchSurface, activeContext: String?? = .none) throws -> SearchRequest? {
+        let context = try activeContext ?? store.activeContext()
         if context == "sleep" { return nil }
         var request = SearchRequest(query: query)
         request.decayWeight = config.searchDecayWeight
@@ -27,6 +28,7 @@ extension Library {
             request.partial = true
             request.limit = limit
             request.snippetLength = Self.desktopSnippetLength
+            request.exactTotal = false  // no desktop surface shows a count
         case .command(let limit, let partial):
             request.partial = partial
             request.limit = limit ?? config.searchLimit

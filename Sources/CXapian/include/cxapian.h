@@ -265,7 +265,9 @@ typedef enum cx_search_flags {
     CX_SEARCH_INCLUDE_EXPIRED = 1u << 3,
     /** A question in ordinary words: documents with every word come first, then the others ranked by BM25 over
      *  any of the words (stopwords dropped), so one extra word no longer finds nothing. */
-    CX_SEARCH_NATURAL = 1u << 4
+    CX_SEARCH_NATURAL = 1u << 4,
+    /** The total may be an estimate: matching stops once the page is certain (a surface that shows no count). */
+    CX_SEARCH_ESTIMATE_TOTAL = 1u << 5
 } cx_search_flags;
 
 /** What to search for and how to rank and filter it. */
@@ -286,6 +288,8 @@ typedef struct cx_search_options {
     double decay_weight;
     /** Target snippet length in bytes; 0 skips snippets. */
     uint32_t snippet_length;
+    /** Snippets only for the first this many hits of the page (0: every hit); the rest get none. */
+    uint32_t snippet_count;
 } cx_search_options;
 
 /** Marks the start of a highlighted span in snippets; never occurs in indexed text. */
