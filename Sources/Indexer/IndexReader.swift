@@ -55,13 +55,33 @@ public final class IndexReader {
             results = try readRetryingIfModified { try runSearch(request, plainWords: false) }
         } catch IndexError.queryParse(let message) {
             plainWords = true
-            results = try readRetryingIfModified { try runSearch(request, plainWords: true) }
+            do {
+                results = try readRetryingIfModified { try runSearch(request, plainWords: true) }
+            } catch IndexError.queryParse {
+                // Xapian's parser refuses even some plain-word readings (the fuzzer found one: carriage returns, `-`
+                // and `NOT` in 65 bytes); then the letters and digits alone, in lower case, are searched.
+                var words = request
+                words.query = Self.lettersAndDigits(request.query)
+                results = try readRetryingIfModified { try runSearch(words, plainWords: true) }
+            }
             results.notice = "Your search was treated as plain words because its syntax could not be used (\(message))."
         }
-        if let suggestion = results.suggestion, try !isUsefulSuggestion(suggestion, for: request, plainWords: plainWords) {
+        // A suggestion that cannot itself be searched is no help (Xapian's corrected query may not parse).
+        if let suggestion = results.suggestion,
+           (try? isUsefulSuggestion(suggestion, for: request, plainWords: plainWords)) != true {
             results.suggestion = nil
         }
         return results
+    }
+
+    /// The query's letters and digits, in lower case (so no word reads as an operator), everything else a space.
+    public static func lettersAndDigits(_ query: String) -> String {
+        var out = ""
+        out.unicodeScalars.reserveCapacity(query.unicodeScalars.count)
+        for scalar in query.lowercased().unicodeScalars {
+            out.unicodeScalars.append(scalar.properties.isAlphabetic || scalar.properties.numericType != nil ? scalar : " ")
+        }
+        return out
     }
 
     /// Whether a spelling suggestion may be offered: it changes only plain words of the query (never a field, a

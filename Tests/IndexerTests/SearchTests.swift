@@ -122,6 +122,33 @@ struct SearchTests {
         #expect(try search(reader, "\"quartrly report").suggestion == "\"quarterly report")
     }
 
+    /// Whatever is typed, a search answers (plain words at worst, with a notice) and never fails to parse: seeded
+    /// random queries of syntax pieces, control characters and misspelt words, partial and not. (`make stress` part 4
+    /// once found a 65-byte query whose plain-word retry Xapian still refused.)
+    @Test func everyTypedQuerySearchesAndNeverFailsToParse() throws {
+        try makeIndex(dir, corpus)
+        let reader = try IndexReader.open(at: dir.stubPath)
+        let pieces = ["\r", "\r\n", "\n", "-", "--", "NOT", "not", "AND", "OR", "XOR", "NEAR", "ADJ/3", "(", ")", "\"", "'",
+                      "*", "+", "tag:", "type:", "title:", "created:", "..", "2024-13-45", "quartrly", "sourdogh", "fox",
+                      "brown", "é", "日本", "\u{0}", "\t", ":", "_", "~", "^", "\\", "sourd", "  "]
+        var state: UInt64 = 0x5EED_F00D
+        func next() -> Int { state ^= state << 13; state ^= state >> 7; state ^= state << 17; return Int(state % 1_000_000) }
+        for round in 0..<3000 {
+            let query = (0..<(1 + next() % 14)).map { _ in pieces[next() % pieces.count] }.joined(separator: next() % 3 == 0 ? "" : " ")
+            var request = SearchRequest(query: query)
+            request.partial = round % 2 == 0
+            request.natural = round % 3 != 0
+            do {
+                let results = try reader.search(request)
+                if let notice = results.notice { #expect(notice.hasPrefix("Your search was treated as plain words"), "\(notice)") }
+            } catch IndexError.queryParse(let message) {
+                Issue.record("\(query.debugDescription) did not parse: \(message)")
+            } catch IndexError.invalidArgument where query.isEmpty {
+            }
+        }
+        #expect(IndexReader.lettersAndDigits("Fox\r-NOT (brown)* 日本 é2") == "fox  not  brown   日本 é2")
+    }
+
     /// A reader with a second database added searches both as one collection: the same hits, order and text
     /// relevance as one index holding every document (so `search --all` ranks swept memories with the indexed ones).
     @Test func anAddedDatabaseIsSearchedAsOneCollectionWithTheIndex() throws {
