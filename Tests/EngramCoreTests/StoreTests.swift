@@ -19,6 +19,45 @@ import Testing
         #expect(batch.memories[r.memory.id] == back)
     }
 
+    /// An import writes its rows with prepared statements instead of GRDB's record upsert: byte for byte the same
+    /// rows (tags' JSON, dates' text, flags), and its outbox rows, new and updated alike.
+    @Test func importedRowsAreTheRowsARecordUpsertWrites() throws {
+        let a = TempDir(), b = TempDir()
+        let bulk = try makeStore(a), records = try makeStore(b)
+        let when = Date(timeIntervalSince1970: 1_717_200_000.123)
+        var memories = [
+            Memory(id: "m1", content: "Slashes / quotes \" and ünïcode ☃", type: .quote, tags: ["a/b", "c\"d", "é"],
+                   context: "work", created: when, pinned: true),
+            Memory(id: "m2", content: "No tags, no context", type: .task, tags: [], created: when.addingTimeInterval(86_400)),
+        ]
+        memories[1].useCount = 3
+        memories[1].source = "debian"
+        #expect(try bulk.upsertMemories(memories) == 2)
+        try records.write("records") { db in
+            for var m in memories {
+                m.tags = TextInput.normalizeTags(m.tags)
+                try m.upsert(db)
+            }
+        }
+        func rows(_ store: Store) throws -> [[DatabaseValue]] {
+            try store.read { db in try Row.fetchAll(db, sql: "SELECT * FROM memory ORDER BY id").map { Array($0.databaseValues) } }
+        }
+        #expect(try rows(bulk) == rows(records))
+        // An update through the bulk path rewrites the row as the record would.
+        memories[0].content = "Edited"
+        memories[0].pinned = false
+        #expect(try bulk.upsertMemories(memories) == 1)
+        try records.write("records") { db in
+            var m = memories[0]
+            m.tags = TextInput.normalizeTags(m.tags)
+            try m.upsert(db)
+        }
+        #expect(try rows(bulk) == rows(records))
+        let outbox = try bulk.outboxBatch(after: 0, limit: 10).entries
+        #expect(outbox.map(\.itemID) == ["m1", "m2", "m1"])
+        #expect(outbox.allSatisfy { $0.kind == .memory && $0.link })
+    }
+
     @Test func aRetryWithTheSameRequestIDNeverStoresTwice() throws {
         let dir = TempDir()
         let store = try makeStore(dir)

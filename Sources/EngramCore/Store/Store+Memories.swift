@@ -237,8 +237,8 @@ extension Store {
                         if keep { m.updated = now }
                     }
                     let before = stored[m.id]
-                    try m.upsert(db)
-                    try Store.enqueue(db, .memory, m.id, at: now, link: link)
+                    try Store.upsertRow(db, m)
+                    try Store.enqueueRow(db, .memory, m.id, at: now, link: link)
                     try SyncLog.record(db, at: now) { r in
                         try r.setChanged(.memory, old: before, new: m)
                         let old = before?.tags ?? []
@@ -254,6 +254,29 @@ extension Store {
             progress?(done, memories.count)
         }
         return written
+    }
+
+    /// Writes a memory row with one prepared statement: what `Memory.upsert` writes (the same columns and encodings:
+    /// tags as GRDB's JSON, dates as GRDB's text), without encoding a record through Codable per row, which was most
+    /// of an import's time in the store.
+    static func upsertRow(_ db: Database, _ m: Memory) throws {
+        let statement = try db.cachedStatement(sql: """
+            INSERT INTO memory (id, content, type, tags, context, created, updated, lastReinforced, useCount, pinned, source)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT(id) DO UPDATE SET content = excluded.content, type = excluded.type, tags = excluded.tags,
+                context = excluded.context, created = excluded.created, updated = excluded.updated,
+                lastReinforced = excluded.lastReinforced, useCount = excluded.useCount, pinned = excluded.pinned,
+                source = excluded.source
+            """)
+        let tags = String(decoding: try Memory.databaseJSONEncoder(for: "tags").encode(m.tags), as: UTF8.self)
+        try statement.execute(arguments: [m.id, m.content, m.type.rawValue, tags, m.context, m.created, m.updated,
+                                          m.lastReinforced, m.useCount, m.pinned, m.source])
+    }
+
+    /// Appends an outbox row with one prepared statement (what `enqueue` writes).
+    static func enqueueRow(_ db: Database, _ kind: OutboxEntry.Kind, _ itemID: String, at: Date, link: Bool) throws {
+        let statement = try db.cachedStatement(sql: "INSERT INTO outbox (kind, itemID, at, link) VALUES (?, ?, ?, ?)")
+        try statement.execute(arguments: [kind.rawValue, itemID, at, link])
     }
 
     /// Whether storing `new` over `old` would change nothing (the store keeps dates to the millisecond).
