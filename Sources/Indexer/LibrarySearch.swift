@@ -15,7 +15,20 @@ public struct LibrarySearchResult: Sendable {
 }
 
 extension Library {
-    /// Searches the index; with `includeFaded`, also the memories that have faded and were swept from it.
+    /// Searches for `query` as `surface` does, through the one rule (`searchRequest`: config, clock, active context);
+    /// `configure` adjusts the request (kinds, a date range, the decay weight). While the `sleep` context is on,
+    /// nothing is found and the notice says why.
+    public func search(_ query: String, for surface: SearchSurface, includeFaded: Bool = false,
+                       configure: (inout SearchRequest) -> Void = { _ in }) throws -> LibrarySearchResult {
+        guard var request = try searchRequest(query, for: surface) else {
+            return LibrarySearchResult(hits: [], fadedIDs: [], estimatedTotal: 0, suggestion: nil, notice: Self.sleepNotice)
+        }
+        configure(&request)
+        return try search(request, includeFaded: includeFaded)
+    }
+
+    /// Runs a request made by `searchRequest` (its context already applied); with `includeFaded`, also the memories
+    /// that have faded and were swept from the index.
     ///
     /// Swept memories are indexed into a private temporary database by the same document building as the
     /// index and searched together with it as one collection, so they match exactly as indexed ones would
@@ -35,11 +48,6 @@ extension Library {
         }
         var req = request
         if includeFaded { req.includeExpired = true }
-        if req.context == nil, let ctx = try store.activeContext(), ctx != "sleep" { req.context = ctx }
-        if try store.activeContext() == "sleep" {
-            return LibrarySearchResult(hits: [], fadedIDs: [], estimatedTotal: 0, suggestion: nil,
-                                       notice: "the sleep context is on: nothing is shown. `engram context clear` turns it off.")
-        }
         var reader = try openReader { notices.append($0) }
         if busy, let waiting = try? store.pendingOutboxCount(after: reader.lastAppliedSeq()), waiting > 0 {
             notices.append(waiting == 1

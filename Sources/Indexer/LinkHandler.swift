@@ -42,11 +42,7 @@ public struct LinkHandler {
             _ = try? library.applyPending()
             return LinkOutcome(sentence: "Opened “\(m.title)”.", memory: m)
         case .search(let q):
-            var req = SearchRequest(query: q)
-            req.limit = library.config.searchLimit
-            req.decayWeight = library.config.searchDecayWeight
-            req.now = store.clock()
-            let r = try library.search(req)
+            let r = try library.search(q, for: .command())
             let n = r.estimatedTotal
             return LinkOutcome(sentence: n == 0 ? "Nothing found for \(q)." : "Found \(n) result\(n == 1 ? "" : "s") for \(q).", search: r)
         case .curriculum(let id):

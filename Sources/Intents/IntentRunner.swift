@@ -42,12 +42,7 @@ public struct IntentRunner {
             return r
         case .queryMemory:
             let query = a["query"]!
-            var req = SearchRequest(query: query)
-            req.kinds = [.memory]
-            req.limit = Int(a["limit"]!)!
-            req.decayWeight = library.config.searchDecayWeight
-            req.now = store.clock()
-            let found = try library.search(req)
+            let found = try library.search(query, for: .command(limit: Int(a["limit"]!)!)) { $0.kinds = [.memory] }
             let n = found.estimatedTotal
             var r = IntentResult(intent: name, sentence: n == 0
                 ? "Found no memories about \(query)." + (found.suggestion.map { " Did you mean \($0)?" } ?? "")

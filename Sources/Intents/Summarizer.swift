@@ -41,17 +41,14 @@ public struct Summarizer {
         let store = library.store
         let now = store.clock()
         let empty = Summary(topic: topic, range: range, memoryIDs: [], sentences: [])
-        let context = try store.activeContext()
-        if context == "sleep" { return empty }
         let start = range.start(at: now, calendar: calendar)
-        var req = SearchRequest(query: topic)
+        let query = start.map { "(\(topic)) created:\(ISODate.day($0)).." } ?? topic
+        guard var req = try library.searchRequest(query, for: .command(limit: seeds)) else { return empty }  // sleep
+        let context = req.context
         req.kinds = [.memory]
-        req.limit = seeds
-        req.partial = false
         req.now = now
         req.decayWeight = 0   // a summary wants what is about the subject, not what is fresh
         req.snippetLength = 0
-        if let start { req.query = "(\(topic)) created:\(ISODate.day(start)).." }
         let hits = try library.search(req).hits
         // Weight: the hit's relevance, halved at each link away.
         var weight: [String: Double] = [:]

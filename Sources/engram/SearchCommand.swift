@@ -44,18 +44,15 @@ struct SearchCommand: ParsableCommand {
         defer { pause.waitIfAsked() }
         try Terminal.reporting {
             let library = try global.library()
-            var request = SearchRequest(query: query.joined(separator: " "))
-            request.limit = limit ?? library.config.searchLimit
-            request.partial = partial
-            request.decayWeight = library.config.searchDecayWeight
-            request.now = library.store.clock()
-            if !kind.isEmpty { request.kinds = Set(kind) }
-            let result = try library.search(request, includeFaded: all)
-            try? library.store.logSearch(request.query, source: "cli")
+            let text = query.joined(separator: " ")
+            let result = try library.search(text, for: .command(limit: limit, partial: partial), includeFaded: all) { request in
+                if !kind.isEmpty { request.kinds = Set(kind) }
+            }
+            try? library.store.logSearch(text, source: "cli")
             if json {
-                try Terminal.printJSON(SearchJSON(query: request.query, result: result))
+                try Terminal.printJSON(SearchJSON(query: text, result: result))
             } else {
-                SearchPrinter.print(result, query: request.query)
+                SearchPrinter.print(result, query: text)
             }
             if result.hits.isEmpty { throw ExitCode(1) }
         }
