@@ -231,6 +231,38 @@ class Bench:
             log("%-22s median %7.1f s wall (%.1f–%.1f) %7.1f s CPU  %6d docs/s" % (
                 name, wall, min(walls), max(walls), cpu, self.docs / wall))
         imp["same_index"] = self.compare_indexes(os.path.join(self.work, "native.db"), os.path.join(self.data, "index"))
+        self.import_10k(rounds)
+
+    def import_10k(self, rounds):
+        """The first 10,000 memories: `engram import` (store, outbox, index, auto-links) against the python3-xapian
+        script (index only), taking turns, medians of `rounds` each: a first import of a modest collection."""
+        corpus = os.path.join(self.work, "corpus-10k.jsonl")
+        with open(self.corpus_path, encoding="utf-8") as src, open(corpus, "w", encoding="utf-8") as dst:
+            for i, line in enumerate(src):
+                if i == 10000:
+                    break
+                dst.write(line)
+        runs = {"engram_import": [], "python_xapian": []}
+        for r in range(rounds):
+            for name in (("engram_import", "python_xapian") if r % 2 == 0 else ("python_xapian", "engram_import")):
+                if name == "engram_import":
+                    data = os.path.join(self.work, "data-10k")
+                    shutil.rmtree(data, ignore_errors=True)
+                    wall, cpu, _ = timed([self.engram, "import", corpus, "--data-dir", data], env=self.env)
+                    with open(os.path.join(data, "engram.sqlite"), "rb"):
+                        pass  # the store exists: the import really ran
+                else:
+                    db = os.path.join(self.work, "pyxapian-10k.db")
+                    shutil.rmtree(db, ignore_errors=True)
+                    wall, cpu, _ = timed([PY, os.path.join(HERE, "py_xapian_indexer.py"), corpus, db])
+                runs[name].append((wall, cpu))
+                log("10k round %d %-16s %6.2f s wall %6.2f s CPU" % (r + 1, name, wall, cpu))
+        out = {}
+        for name, xs in runs.items():
+            walls, cpus = [w for w, _ in xs], [c for _, c in xs]
+            out[name] = {"seconds": round(statistics.median(walls), 3), "cpu_seconds": round(statistics.median(cpus), 3),
+                         "wall_min_max": [round(min(walls), 2), round(max(walls), 2)], "runs": len(xs)}
+        self.r["import"]["first_10k"] = out
 
     def compare_indexes(self, native_db, engram_stub):
         """xapian-delve's document counts of both, and their term lists (python3-xapian): they must be equal."""
