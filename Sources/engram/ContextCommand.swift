@@ -12,7 +12,7 @@ struct ContextCommand: ParsableCommand {
         subcommands: [Show.self, Set_.self, Clear.self, FollowDND.self], defaultSubcommand: Show.self)
 
     struct Show: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show the active context.")
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "Show the active context.")
         @OptionGroup var global: GlobalOptions
         @Flag(help: "Print as JSON.") var json = false
         func run() throws {
@@ -42,7 +42,7 @@ struct ContextCommand: ParsableCommand {
     }
 
     struct Clear: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show everything again.")
+        static let configuration = CommandConfiguration(commandName: "clear", abstract: "Show everything again.")
         @OptionGroup var global: GlobalOptions
         func run() throws {
             try Terminal.reporting {

@@ -13,7 +13,7 @@ struct IndexCommand: ParsableCommand {
 
     /// `engram index rebuild`.
     struct Rebuild: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Build a fresh index from the store and swap it in.")
+        static let configuration = CommandConfiguration(commandName: "rebuild", abstract: "Build a fresh index from the store and swap it in.")
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
@@ -30,7 +30,7 @@ struct IndexCommand: ParsableCommand {
 
     /// `engram index expire`.
     struct Expire: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remove faded memories from the index now (they stay in the store).")
+        static let configuration = CommandConfiguration(commandName: "expire", abstract: "Remove faded memories from the index now (they stay in the store).")
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
@@ -53,6 +53,7 @@ struct IndexCommand: ParsableCommand {
     /// `engram index embed`.
     struct Embed: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "embed",
             abstract: "Compute the meaning-search vectors that are missing now, with progress (the daemon does it in the background).")
         @OptionGroup var global: GlobalOptions
 
@@ -76,7 +77,7 @@ struct IndexCommand: ParsableCommand {
 
     /// `engram index status`.
     struct Status: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show the index's size and whether it is up to date.")
+        static let configuration = CommandConfiguration(commandName: "status", abstract: "Show the index's size and whether it is up to date.")
         @OptionGroup var global: GlobalOptions
         @Flag(help: "Print as JSON.") var json = false
 

@@ -11,7 +11,7 @@ struct PrivacyCommand: ParsableCommand {
         subcommands: [Show.self, ClearActivity.self], defaultSubcommand: Show.self)
 
     struct Show: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show which integrations are switched off in config.toml ([privacy]).")
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "Show which integrations are switched off in config.toml ([privacy]).")
         @OptionGroup var global: GlobalOptions
         func run() throws {
             try Terminal.reporting {

@@ -27,7 +27,7 @@ struct SessionCommand: ParsableCommand {
     }
 
     struct Start: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Start studying a curriculum.")
+        static let configuration = CommandConfiguration(commandName: "start", abstract: "Start studying a curriculum.")
         @OptionGroup var global: GlobalOptions
         @Option(help: "The curriculum's id.") var curriculum: String
         @Option(help: "Start at this topic (default: the first not done).") var topic: String?
@@ -49,14 +49,14 @@ struct SessionCommand: ParsableCommand {
     }
 
     struct Pause: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Pause the running learning session.")
+        static let configuration = CommandConfiguration(commandName: "pause", abstract: "Pause the running learning session.")
         @OptionGroup var global: GlobalOptions
         @Option(help: "The session's id (default: the active learning session).") var id: String?
         func run() throws { try SessionCommand.act(.pause, id: id, global) }
     }
 
     struct Resume: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Resume the paused learning session.")
+        static let configuration = CommandConfiguration(commandName: "resume", abstract: "Resume the paused learning session.")
         @OptionGroup var global: GlobalOptions
         @Option(help: "The session's id (default: the active learning session).") var id: String?
         @Flag(help: "Stay in the foreground with a live notification until the session ends.") var follow = false
@@ -67,14 +67,14 @@ struct SessionCommand: ParsableCommand {
     }
 
     struct Stop: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Stop the learning session (stopping twice is harmless).")
+        static let configuration = CommandConfiguration(commandName: "stop", abstract: "Stop the learning session (stopping twice is harmless).")
         @OptionGroup var global: GlobalOptions
         @Option(help: "The session's id (default: the active learning session).") var id: String?
         func run() throws { try SessionCommand.act(.stop, id: id, global) }
     }
 
     struct Next: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Mark the current topic done and move to the next.")
+        static let configuration = CommandConfiguration(commandName: "next", abstract: "Mark the current topic done and move to the next.")
         @OptionGroup var global: GlobalOptions
         func run() throws {
             try Terminal.reporting {
@@ -86,7 +86,7 @@ struct SessionCommand: ParsableCommand {
     }
 
     struct Status: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show the learning session, and any capture running.")
+        static let configuration = CommandConfiguration(commandName: "status", abstract: "Show the learning session, and any capture running.")
         @OptionGroup var global: GlobalOptions
         @Flag(help: "Print the learning session as JSON (null when none).") var json = false
         func run() throws {

@@ -17,7 +17,7 @@ struct ShortcutCommand: ParsableCommand {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List your shortcuts and phrases.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List your shortcuts and phrases.")
         @OptionGroup var global: GlobalOptions
         func run() throws {
             try Terminal.reporting {
@@ -35,7 +35,7 @@ struct ShortcutCommand: ParsableCommand {
     }
 
     struct Run: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Run a shortcut's steps in order.")
+        static let configuration = CommandConfiguration(commandName: "run", abstract: "Run a shortcut's steps in order.")
         @OptionGroup var global: GlobalOptions
         @Flag(help: "Read each result sentence aloud.") var speak = false
         @Argument(help: "The shortcut's name.") var name: [String]
@@ -53,7 +53,7 @@ struct ShortcutCommand: ParsableCommand {
     }
 
     struct Bind: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print (or --install) a keybinding that runs a shortcut.")
+        static let configuration = CommandConfiguration(commandName: "bind", abstract: "Print (or --install) a keybinding that runs a shortcut.")
         @OptionGroup var global: GlobalOptions
         @Option(name: .customLong("for"), help: "sway, i3, gnome or kde.") var desktop: String
         @Flag(help: "Write the binding instead of printing it.") var install = false
