@@ -13,7 +13,7 @@ struct SyncCommand: ParsableCommand {
             sync such as Syncthing keep it the same everywhere. Each device writes only its own log there \
             (devices/<device-id>/); the store, the index and the vectors stay in the data folder.
             """,
-        subcommands: [SyncNowCommand.self, SyncStatusCommand.self],
+        subcommands: [SyncNowCommand.self, SyncStatusCommand.self, SyncSetupCommand.self, SyncAddDeviceCommand.self],
         defaultSubcommand: SyncStatusCommand.self)
 
     /// The sync folder of `library`, or an error that says how to set one.
@@ -22,5 +22,10 @@ struct SyncCommand: ParsableCommand {
             throw EngramError.config("sync is off: set the folder in \(library.paths.configDirectory)/config.toml, e.g.\n[sync]\nfolder = \"~/Sync/engram\"")
         }
         return SyncFolder(store: library.store, root: root)
+    }
+
+    /// The user's running Syncthing, found through its config.xml.
+    static func syncthing() throws -> Syncthing {
+        Syncthing(transport: SyncthingREST(config: try SyncthingConfig.find()))
     }
 }
