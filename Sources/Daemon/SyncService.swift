@@ -10,23 +10,20 @@ import ServiceLifecycle
 /// `devices/` and each device's folder, and a check every `interval` as a fallback) or this device has changes
 /// waiting, it runs what `engram sync now` runs, then has the keeper index what arrived and posts `.storeChanged`
 /// (the glance, search and feeds refresh). It does nothing until sync is on (`engram sync now` or `setup` once).
-final class SyncService: Service, @unchecked Sendable {
-    private let library: Library
-    private let root: String
-    private let keeper: IndexKeeper
-    private let events: LibraryEvents
-    private let log: Logger
-    private let interval: Duration
+struct SyncService: Service {
+    /// The collection synced.
+    let library: Library
+    /// The sync folder (`[sync] folder`).
+    let root: String
+    /// Indexes what arrived.
+    let keeper: IndexKeeper
+    /// Where `.storeChanged` is posted after peers' changes are applied.
+    let events: LibraryEvents
+    /// How often the folder is checked without an inotify event.
+    let interval: Duration
+    /// The daemon's journal.
+    let log: Logger
     private let queue = DispatchQueue(label: "org.engram.daemon.sync", qos: .utility)
-
-    init(library: Library, root: String, keeper: IndexKeeper, events: LibraryEvents, interval: Duration, log: Logger) {
-        self.library = library
-        self.root = root
-        self.keeper = keeper
-        self.events = events
-        self.interval = interval
-        self.log = log
-    }
 
     func run() async throws {
         let (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
