@@ -10,7 +10,8 @@ home. `engram sync setup` and `engram sync add-device` make the shared folder. T
 a 10-minute clock skew on B, B killed mid-apply): both Syncthings are paused, seeded random concurrent operations
 run through the `engram` CLI on both sides, `engram sync now` on both, Syncthing resumes, the script waits until
 both folders are idle and complete, runs `engram sync now` until nothing new applies, and asserts: the same sync
-digest, the same search results, no conflict files, the forgotten text in neither store nor folder.
+digest, the same search results, every edited value kept (current or in `show --history`), no conflict files,
+the forgotten text in neither store, index nor folder.
 """
 import json, os, random, re, shutil, signal, socket, subprocess, sys, tempfile, time, urllib.request
 
@@ -239,13 +240,17 @@ def scenario(name, a, b, rng, crash=False):
     b.engram("forget", "--yes", victim)
     a.engram("import", write_jsonl(a, name + "-edit", [{"kind": "memory", "id": victim, "content": secret + " edited", "type": "note"}]))
 
+    written = {}  # memory id -> every content an edit wrote
     for side in (a, b):
         for step in range(14):
             target = rng.choice(ids[1:])
             k = rng.randrange(5)
-            if k == 0:   # same-field edit race
+            if k == 0:   # same-field edit race: both sides edit the same memory's text
+                target = ids[1]
+                content = "%s wording from %s step %d" % (rng.choice(words), side.name, step)
+                written.setdefault(target, []).append(content)
                 side.engram("import", write_jsonl(side, "%s-%s-%d" % (name, side.name, step),
-                    [{"kind": "memory", "id": target, "content": "%s wording from %s step %d" % (rng.choice(words), side.name, step), "type": "note"}]))
+                    [{"kind": "memory", "id": target, "content": content, "type": "note"}]))
             elif k == 1:
                 side.engram("tag", target, "race")
             elif k == 2:
@@ -276,6 +281,13 @@ def scenario(name, a, b, rng, crash=False):
         ra, rb = ids_of(a, q), ids_of(b, q)
         if ra != rb:
             fail("%s: search %r differs: %s vs %s" % (name, q, ra, rb))
+    # Every value an edit wrote is still there, as the current text or as an earlier value (`show --history`).
+    for s in (a, b):
+        for mid, contents in written.items():
+            shown = s.engram("show", "--peek", "--history", mid).stdout
+            for c in contents:
+                if c not in shown:
+                    fail("%s: %s on %s lost the value %r:\n%s" % (name, mid, s.name, c, shown))
     for s in (a, b):
         if victim in ids_of(s, "quokka") or ids_of(s, "zanzibar"):
             fail("%s: the forgotten memory is still found on %s" % (name, s.name))
@@ -287,7 +299,7 @@ def scenario(name, a, b, rng, crash=False):
                 if f.startswith("engram.sqlite") or (p.startswith(s.folder) and f.endswith(".jsonl")) or "/data/" in p:
                     if os.path.getsize(p) < 200_000_000 and secret.encode() in open(p, "rb").read():
                         fail("%s: the forgotten text is still in %s" % (name, p))
-    print("   converged: digest %s" % da)
+    print("   converged: digest %s; %d edited values all kept" % (da, sum(map(len, written.values()))))
 
 
 def write_jsonl(side, name, lines):
