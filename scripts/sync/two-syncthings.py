@@ -335,6 +335,8 @@ def main():
     b.skew = None
     scenario("killed", a, b, rng, crash=True)
     listening_only_on_loopback((a, b))
+    print("== what `engram sync status` shows on A at the end")
+    print("   " + a.engram("sync", "status").stdout.strip().replace("\n", "\n   "))
     print("two-syncthings: OK (seed %d)" % SEED)
 
 
