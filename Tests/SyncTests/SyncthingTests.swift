@@ -90,6 +90,35 @@ final class MemorySyncthing: SyncthingTransport, @unchecked Sendable {
         }
     }
 
+    /// The real client against a one-shot HTTP server on 127.0.0.1: the key goes in the header, the body comes back.
+    @Test func theRESTClientSpeaksHTTPOnLoopbackWithTheKey() throws {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(listener) }
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        var size = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, size) } }
+        _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &size) } }
+        #expect(listen(listener, 1) == 0)
+        let port = UInt16(bigEndian: addr.sin_port)
+        final class Seen: @unchecked Sendable { var request = "" }
+        let seen = Seen()
+        let server = Thread {
+            let fd = accept(listener, nil, nil)
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            seen.request = String(decoding: buffer[0..<max(0, n)], as: UTF8.self)
+            let reply = "HTTP/1.0 200 OK\r\nContent-Type: application/json\r\n\r\n{\"myID\": \"ME\"}"
+            _ = reply.withCString { send(fd, $0, strlen($0), 0) }
+            close(fd)
+        }
+        server.start()
+        let rest = SyncthingREST(config: SyncthingConfig(address: "127.0.0.1:\(port)", apiKey: "s3cret", path: "x"))
+        #expect(try Syncthing(transport: rest).deviceID() == "ME")
+        #expect(seen.request.hasPrefix("GET /rest/system/status HTTP/1.0\r\n") && seen.request.contains("X-API-Key: s3cret\r\n"))
+    }
+
     @Test func setUpMakesOneSendReceiveFolderWithMaxConflictsSet() throws {
         let memory = MemorySyncthing()
         let syncthing = Syncthing(transport: memory)
