@@ -180,8 +180,8 @@ public final class EngramDaemon: Sendable {
             .init(service: keeper), .init(service: search), .init(service: glance), .init(service: watcher), .init(service: chores),
         ]
         if let live { services.append(.init(service: live)) }
-        if let root = library.config.syncFolder {
-            services.append(.init(service: SyncService(library: library, root: root, keeper: keeper, events: events,
+        if library.config.syncFolder != nil {
+            services.append(.init(service: SyncService(library: library, keeper: keeper, events: events,
                                                        interval: testDelay("ENGRAM_TEST_SYNC_POLL_MS") ?? .seconds(5), log: log)))
         }
         services.append(.init(service: StopRequests(connection: connection, log: log), successTerminationBehavior: .gracefullyShutdownGroup))

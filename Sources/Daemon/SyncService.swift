@@ -11,10 +11,8 @@ import ServiceLifecycle
 /// waiting, it runs what `engram sync now` runs, then has the keeper index what arrived and posts `.storeChanged`
 /// (the glance, search and feeds refresh). It does nothing until sync is on (`engram sync now` or `setup` once).
 struct SyncService: Service {
-    /// The collection synced.
+    /// The collection synced; its `[sync] folder` is the folder watched (the daemon runs this service only when set).
     let library: Library
-    /// The sync folder (`[sync] folder`).
-    let root: String
     /// Indexes what arrived.
     let keeper: IndexKeeper
     /// Where `.storeChanged` is posted after peers' changes are applied.
@@ -24,6 +22,9 @@ struct SyncService: Service {
     /// The daemon's journal.
     let log: Logger
     private let queue = DispatchQueue(label: "org.engram.daemon.sync", qos: .utility)
+
+    /// The sync folder.
+    private var root: String { library.config.syncFolder ?? "" }
 
     func run() async throws {
         let (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
