@@ -10,8 +10,10 @@ struct SyncCommand: ParsableCommand {
         abstract: "Share memories and learning with your other devices through a synced folder.",
         discussion: """
             Set the folder in config.toml (`[sync]` `folder = "~/Sync/engram"`) on every device and let a file \
-            sync such as Syncthing keep it the same everywhere. Each device writes only its own log there \
-            (devices/<device-id>/); the store, the index and the vectors stay in the data folder.
+            sync such as Syncthing keep it the same everywhere: `engram sync setup` makes it a folder of your \
+            running Syncthing and `engram sync add-device ID` shares it with another machine. Each device writes \
+            only its own log there (devices/<device-id>/); the store, the index and the vectors stay in the data \
+            folder. While the daemon runs it syncs by itself within seconds; `engram sync now` does it at once.
             """,
         subcommands: [SyncNowCommand.self, SyncStatusCommand.self, SyncSetupCommand.self, SyncAddDeviceCommand.self],
         defaultSubcommand: SyncStatusCommand.self)
