@@ -326,6 +326,12 @@ def main():
         if folder["maxConflicts"] != 10 or folder["type"] != "sendreceive" or folder["path"] != s.folder:
             fail("sync setup made %r" % folder)
         s.engram("sync", "add-device", other.id, "--name", other.name)
+    # Setup again on a folder someone changed: versioning is warned about, maxConflicts put back.
+    a.rest("PATCH", "/rest/config/folders/engram", {"versioning": {"type": "simple", "params": {"keep": "5"}}, "maxConflicts": 0})
+    again = a.engram("sync", "setup").stdout
+    if "keeps old versions" not in again or a.rest("GET", "/rest/config/folders/engram")["maxConflicts"] != 10:
+        fail("a second sync setup did not warn about versioning or restore maxConflicts:\n" + again)
+    a.rest("PATCH", "/rest/config/folders/engram", {"versioning": {"type": ""}})
     status = a.engram("sync", "status").stdout
     if "Syncthing: folder" not in status or b.id not in status:
         fail("sync status does not show Syncthing's view:\n" + status)
