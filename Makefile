@@ -6,7 +6,7 @@ CONFIG ?= debug
 DEMO_DIR ?= $(CURDIR)/demo-data
 ENGRAM = $(BUILD)/$(CONFIG)/engram
 
-.PHONY: all deps model build release run demo test test-unit test-e2e test-widgets test-shells man completions install clean bench stress check-figures
+.PHONY: all deps model build release run demo test test-unit test-e2e test-sync test-widgets test-shells man completions install clean bench stress check-figures
 
 all: build
 
@@ -50,8 +50,16 @@ test: deps model
 	$(SWIFT) test --skip-build --filter '^DBusTests\.'
 	$(SWIFT) test --skip-build --filter NotifierTests
 	$(SWIFT) test --skip-build --filter '^DaemonTests\.'
+	$(MAKE) test-sync
 	$(MAKE) test-widgets
 	$(MAKE) test-shells
+
+# Two Engram devices converging through two real Syncthing instances on 127.0.0.1 and 127.0.0.2 (nothing leaves
+# loopback): concurrent edits, tag and link races, forget against edit, sessions; plain, with a 10-minute clock skew,
+# and with one side killed mid-apply. ~1 minute.
+test-sync: deps
+	$(SWIFT) build --product engram
+	scripts/sync/two-syncthings.py $(BUILD)/debug/engram
 
 # Engram inside the real GNOME Shell 43 (headless) and KRunner's own KF5 RunnerManager (Milou under qmlscene),
 # from a `scripts/install.sh` into a temporary prefix; installs what it needs. ~1 minute; results in bench-out/shells/.

@@ -20,6 +20,7 @@ import ServiceLifecycle
 /// - `StoreWatchService`: other processes' writes to the store (inotify), which nudge the keeper;
 /// - `ChoresService`: delayed intents and do-not-disturb;
 /// - `LiveSessionHost`: the learning session's live notification;
+/// - `SyncService` (when `[sync] folder` is set): peers' changes from the sync folder in, this device's out;
 /// - `StopRequests`: SIGTERM, SIGINT or the loss of the bus, which ends the group gracefully.
 /// The bus interfaces (`Engram1`, `SearchProvider2`, `KRunner1`) call `SearchService`, `AppActions` and
 /// `ResultActions`. A second instance finds the name taken, says so and exits with status 0.
@@ -179,6 +180,10 @@ public final class EngramDaemon: Sendable {
             .init(service: keeper), .init(service: search), .init(service: glance), .init(service: watcher), .init(service: chores),
         ]
         if let live { services.append(.init(service: live)) }
+        if library.config.syncFolder != nil {
+            services.append(.init(service: SyncService(library: library, keeper: keeper, events: events,
+                                                       interval: testDelay("ENGRAM_TEST_SYNC_POLL_MS") ?? .seconds(5), log: log)))
+        }
         services.append(.init(service: StopRequests(connection: connection, log: log), successTerminationBehavior: .gracefullyShutdownGroup))
         var configuration = ServiceGroupConfiguration(services: services, logger: log)
         configuration.maximumGracefulShutdownDuration = .seconds(30)

@@ -25,8 +25,14 @@ public final class Library: @unchecked Sendable {
     public init(paths: EngramPaths, clock: @escaping @Sendable () -> Date = { Date() }) throws {
         self.paths = paths
         self.config = try EngramConfig.load(from: paths.configPath)
-        self.store = try Store(path: paths.storePath, clock: clock)
+        var storeClock = clock
+        if let skew = Self.testClockSkew { storeClock = { clock().addingTimeInterval(skew) } }
+        self.store = try Store(path: paths.storePath, clock: storeClock)
     }
+
+    /// Sync tests set `ENGRAM_TEST_CLOCK_SKEW_S=600` to run this process's store clock that many seconds ahead (or
+    /// behind, when negative), as a machine whose clock is off would; for tests only, never set in use.
+    static let testClockSkew: TimeInterval? = ProcessInfo.processInfo.environment["ENGRAM_TEST_CLOCK_SKEW_S"].flatMap { TimeInterval($0) }
 
     /// Crash-safety tests set `ENGRAM_TEST_CRASH_AT=point[:n]` to kill the process with SIGKILL at the n-th time
     /// `point` is reached, exactly as a power cut would. The points: the applier's "after-write", "after-commit",

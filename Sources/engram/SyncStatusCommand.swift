@@ -43,6 +43,33 @@ struct SyncStatusCommand: ParsableCommand {
                 print("Messages (newest first):")
                 for m in status.messages { print("  \(Format.dateTime(m.at))  \(Terminal.safe(m.text))") }
             }
+            if let root = library.config.syncFolder { Self.printSyncthing(path: root) }
+        }
+    }
+
+    /// Syncthing's view of the folder, when this user runs Syncthing; one line saying why not otherwise.
+    static func printSyncthing(path: String) {
+        let view: Syncthing.View
+        do {
+            guard let config = try? SyncthingConfig.find() else { return }
+            view = try Syncthing(transport: SyncthingREST(config: config)).view(path: path)
+        } catch {
+            print("Syncthing: \(Terminal.safe(String(describing: error)))")
+            return
+        }
+        guard let folderID = view.folderID else {
+            print("Syncthing (\(view.deviceID)) does not share this folder yet: run `engram sync setup`.")
+            return
+        }
+        print("Syncthing: folder \"\(Terminal.safe(folderID))\" \(view.state.isEmpty ? "unknown" : Terminal.safe(view.state))"
+              + (view.needItems > 0 ? ", \(Format.count(view.needItems, "file")) still to fetch" : ", up to date"))
+        print("  This device's Syncthing id: \(view.deviceID)")
+        if view.peers.isEmpty { print("  Shared with no other device yet: `engram sync add-device ID`.") }
+        for p in view.peers {
+            let name = p.name.isEmpty ? "" : " (\(Terminal.safe(p.name)))"
+            let seen = p.connected ? "connected" : p.lastSeen.flatMap(Syncthing.date).map { "last seen \(Format.dateTime($0))" } ?? "never seen"
+            let has = p.completion.map { String(format: ", has %.0f%%", $0) } ?? ""
+            print("  \(p.deviceID)\(name): \(seen)\(has)")
         }
     }
 }

@@ -104,3 +104,27 @@ extension SyncCommandTests {
         #expect(Set(lines).count == lines.count)
     }
 }
+
+extension SyncCommandTests {
+    /// `sync setup` without Syncthing says what to install or start; `sync status` says it in one line.
+    @Test func setupWithoutARunningSyncthingSaysHowToStartIt() throws {
+        let (a, _, _) = try Self.pair()
+        let home = a.configDir + "/home"
+        let env = ["HOME": home, "STHOMEDIR": "", "XDG_STATE_HOME": "", "XDG_CONFIG_HOME": ""]
+        let none = try a.run(["sync", "setup"], env: env)
+        #expect(none.status == 66 && none.stderr.contains("apt install syncthing"), "\(none.stderr)")
+
+        // A config whose GUI nobody listens on (port 9, discard, is closed here).
+        try FileManager.default.createDirectory(atPath: home + "/.config/syncthing", withIntermediateDirectories: true)
+        try "<configuration><gui enabled=\"true\" tls=\"false\"><address>127.0.0.1:9</address><apikey>k</apikey></gui></configuration>"
+            .write(toFile: home + "/.config/syncthing/config.xml", atomically: true, encoding: .utf8)
+        let down = try a.run(["sync", "setup"], env: env)
+        #expect(down.status == 74 && down.stderr.contains("systemctl --user start syncthing"), "\(down.stderr)")
+        #expect(try a.run(["sync", "now"], env: env).status == 0)
+        let status = try a.run(["sync", "status"], env: env)
+        #expect(status.status == 0 && status.stdout.contains("Syncthing: Syncthing is not running"), "\(status.stdout)")
+
+        let bad = try a.run(["sync", "add-device", "not-an-id"], env: env)
+        #expect(bad.status == 64 && bad.stderr.contains("not a Syncthing device id"), "\(bad.stderr)")
+    }
+}

@@ -1,0 +1,124 @@
+import Dispatch
+import EngramCore
+import Foundation
+import Glibc
+import Indexer
+import Logging
+import ServiceLifecycle
+
+/// Keeps this device in step with the sync folder while the daemon runs: when a peer's log grows (inotify on
+/// `devices/` and each device's folder, and a check every `interval` as a fallback) or this device has changes
+/// waiting, it runs what `engram sync now` runs, then has the keeper index what arrived and posts `.storeChanged`
+/// (the glance, search and feeds refresh). It does nothing until sync is on (`engram sync now` or `setup` once).
+struct SyncService: Service {
+    /// The collection synced; its `[sync] folder` is the folder watched (the daemon runs this service only when set).
+    let library: Library
+    /// Indexes what arrived.
+    let keeper: IndexKeeper
+    /// Where `.storeChanged` is posted after peers' changes are applied.
+    let events: LibraryEvents
+    /// How often the folder is checked without an inotify event.
+    let interval: Duration
+    /// The daemon's journal.
+    let log: Logger
+    private let queue = DispatchQueue(label: "org.engram.daemon.sync", qos: .utility)
+
+    /// The sync folder.
+    private var root: String { library.config.syncFolder ?? "" }
+
+    func run() async throws {
+        let (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        let watch = FolderWatch(queue: queue) { wake.yield() }
+        let ticker = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: interval)
+                wake.yield()
+            }
+        }
+        let runner = Task {
+            var seen: [String: [Int64]] = [:]
+            wake.yield()
+            for await _ in wakes {
+                let before = seen
+                seen = await withCheckedContinuation { done in
+                    queue.async { done.resume(returning: self.pass(before, watch)) }
+                }
+            }
+        }
+        try? await gracefulShutdown()
+        ticker.cancel()
+        wake.finish()
+        await runner.value
+        watch?.cancel()
+    }
+
+    /// One check: syncs when the folder's files differ from `seen` or changes wait; returns the files as left.
+    private func pass(_ seen: [String: [Int64]], _ watch: FolderWatch?) -> [String: [Int64]] {
+        let devices = root + "/devices"
+        watch?.add(devices)
+        let now = Self.files(devices, watch: watch)
+        do {
+            guard try library.store.syncDevice() != nil else { return now }
+            let waiting = try library.store.syncStatus(messages: 0).pending
+            guard now != seen || waiting > 0 else { return seen }
+            var folder = SyncFolder(store: library.store, root: root)
+            folder.crashPoint = Library.crashHook
+            let (exported, report) = try folder.syncNow()
+            if report.applied > 0 {
+                keeper.requestApply()
+                events.post(.storeChanged)
+            }
+            if exported > 0 || report.applied > 0 {
+                log.info("synced", metadata: ["written": "\(exported)", "applied": "\(report.applied)", "peers": "\(report.peers.count)"])
+            }
+        } catch {
+            log.warning("sync with the folder failed; trying again", metadata: ["folder": "\(root)", "error": "\(error)"])
+        }
+        return Self.files(devices, watch: watch)
+    }
+
+    /// Each file under `devices/<id>/` with its size and change time (a grown log differs); watches each folder.
+    static func files(_ devices: String, watch: FolderWatch?) -> [String: [Int64]] {
+        var out: [String: [Int64]] = [:]
+        let fm = FileManager.default
+        for device in (try? fm.contentsOfDirectory(atPath: devices)) ?? [] {
+            let dir = devices + "/" + device
+            watch?.add(dir)
+            for name in (try? fm.contentsOfDirectory(atPath: dir)) ?? [] {
+                var st = stat()
+                guard stat(dir + "/" + name, &st) == 0 else { continue }
+                out[device + "/" + name] = [Int64(st.st_ino), Int64(st.st_size), Int64(st.st_mtim.tv_sec), Int64(st.st_mtim.tv_nsec)]
+            }
+        }
+        return out
+    }
+}
+
+/// An inotify descriptor over some folders (not recursive: each folder is added by name); any event calls back.
+final class FolderWatch: @unchecked Sendable {
+    private let fd: Int32
+    private let source: any DispatchSourceRead
+
+    /// Nil when inotify is unavailable (out of instances): the service's periodic check still runs.
+    init?(queue: DispatchQueue, onEvent: @escaping @Sendable () -> Void) {
+        let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        guard fd >= 0 else { return nil }
+        self.fd = fd
+        source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
+        source.setEventHandler {
+            var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+            while buffer.withUnsafeMutableBytes({ Glibc.read(fd, $0.baseAddress, $0.count) }) > 0 {}
+            onEvent()
+        }
+        source.setCancelHandler { Glibc.close(fd) }
+        source.resume()
+    }
+
+    /// Watches `directory` for files written, created, renamed in or removed (adding it again changes nothing).
+    func add(_ directory: String) {
+        _ = inotify_add_watch(fd, directory, UInt32(IN_CLOSE_WRITE | IN_MODIFY | IN_MOVED_TO | IN_CREATE | IN_DELETE))
+    }
+
+    /// Stops watching.
+    func cancel() { source.cancel() }
+}

@@ -1,0 +1,352 @@
+#!/usr/bin/python3
+"""Two Engram devices converging through two real Syncthing instances on loopback (issue 13's "Must show").
+
+Usage: scripts/sync/two-syncthings.py PATH/TO/engram [--seed N] [--keep]
+
+Each side has its own Syncthing (--home, GUI/REST and listen address on 127.0.0.1 / 127.0.0.2 only; global and
+local discovery, relays, NAT traversal, usage and crash reporting off; the other device introduced by id with an
+explicit address) and its own Engram data and config folders whose `[sync] folder` lies in that Syncthing's
+home. `engram sync setup` and `engram sync add-device` make the shared folder. Then, for each scenario (plain,
+a 10-minute clock skew on B, B killed mid-apply): both Syncthings are paused, seeded random concurrent operations
+run through the `engram` CLI on both sides, `engram sync now` on both, Syncthing resumes, the script waits until
+both folders are idle and complete, runs `engram sync now` until nothing new applies, and asserts: the same sync
+digest, the same search results, every edited value kept (current or in `show --history`), no conflict files,
+the forgotten text in neither store, index nor folder.
+"""
+import json, os, random, re, shutil, signal, socket, subprocess, sys, tempfile, time, urllib.request
+
+ENGRAM = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 and not sys.argv[1].startswith("-") else None
+SEED = int(sys.argv[sys.argv.index("--seed") + 1]) if "--seed" in sys.argv else 13
+KEEP = "--keep" in sys.argv
+if not ENGRAM or not os.access(ENGRAM, os.X_OK):
+    sys.exit(__doc__)
+if not shutil.which("syncthing"):
+    sys.exit("two-syncthings: no `syncthing` on PATH (scripts/install-deps.sh installs it)")
+
+ROOT = tempfile.mkdtemp(prefix="engram-two-syncthings-")
+PROCS = []
+
+
+def free_port(host):
+    with socket.socket() as s:
+        s.bind((host, 0))
+        return s.getsockname()[1]
+
+
+def fail(msg):
+    print("two-syncthings: FAIL: " + msg, file=sys.stderr)
+    sys.exit(1)
+
+
+class Side:
+    def __init__(self, name, host):
+        self.name, self.host = name, host
+        self.dir = os.path.join(ROOT, name)
+        self.home = os.path.join(self.dir, "home")  # HOME for both programs: nothing touches the real one
+        self.st_home = os.path.join(self.dir, "syncthing")
+        self.folder = os.path.join(self.dir, "Sync", "engram")
+        self.data, self.config = os.path.join(self.dir, "data"), os.path.join(self.dir, "config")
+        for d in (self.home, self.st_home, self.data, self.config):
+            os.makedirs(d, exist_ok=True)
+        self.gui = "%s:%d" % (host, free_port(host))
+        self.listen = "tcp://%s:%d" % (host, free_port(host))
+        self.key = "engram-test-" + "".join(random.Random(name).choice("abcdefghijkmnpqrstuvwxyz23456789") for _ in range(24))
+        subprocess.run(["syncthing", "generate", "--home", self.st_home, "--no-default-folder", "--skip-port-probing"],
+                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=self.st_env())
+        self.id = subprocess.run(["syncthing", "--home", self.st_home, "--device-id"], check=True,
+                                 capture_output=True, text=True, env=self.st_env()).stdout.strip()
+        with open(os.path.join(self.config, "config.toml"), "w") as f:
+            f.write('[sync]\nfolder = "%s"\n' % self.folder)
+        self.skew = None
+        self.proc = None
+
+    def st_env(self):
+        env = {k: v for k, v in os.environ.items() if not k.startswith("ST")}
+        env.update(HOME=self.home, STNOUPGRADE="1", STNODEFAULTFOLDER="1", STHOMEDIR=self.st_home)
+        return env
+
+    def write_config(self, other):
+        dev = lambda s: ('<device id="%s" name="%s" compression="metadata" introducer="false">'
+                         '<address>%s</address><autoAcceptFolders>false</autoAcceptFolders></device>') % (s.id, s.name, s.listen)
+        xml = """<configuration version="35">
+    %s
+    %s
+    <gui enabled="true" tls="false" debugging="false"><address>%s</address><apikey>%s</apikey><theme>default</theme></gui>
+    <options>
+        <listenAddress>%s</listenAddress>
+        <globalAnnounceEnabled>false</globalAnnounceEnabled>
+        <localAnnounceEnabled>false</localAnnounceEnabled>
+        <relaysEnabled>false</relaysEnabled>
+        <natEnabled>false</natEnabled>
+        <urAccepted>-1</urAccepted>
+        <urSeen>3</urSeen>
+        <crashReportingEnabled>false</crashReportingEnabled>
+        <autoUpgradeIntervalH>0</autoUpgradeIntervalH>
+        <startBrowser>false</startBrowser>
+        <announceLANAddresses>false</announceLANAddresses>
+        <reconnectionIntervalS>1</reconnectionIntervalS>
+        <setLowPriority>false</setLowPriority>
+    </options>
+</configuration>
+""" % (dev(self), dev(other), self.gui, self.key, self.listen)
+        with open(os.path.join(self.st_home, "config.xml"), "w") as f:
+            f.write(xml)
+
+    def start(self):
+        log = open(os.path.join(self.dir, "syncthing.log"), "a")
+        self.proc = subprocess.Popen(["syncthing", "serve", "--home", self.st_home, "--no-browser", "--no-restart",
+                                      "--logflags=0"], stdout=log, stderr=subprocess.STDOUT, env=self.st_env(),
+                                     start_new_session=True)
+        PROCS.append(self.proc)
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            try:
+                self.rest("GET", "/rest/system/ping")
+                return
+            except OSError:
+                time.sleep(0.3)
+        fail("%s's Syncthing did not answer on %s (see %s/syncthing.log)" % (self.name, self.gui, self.dir))
+
+    def rest(self, method, path, body=None):
+        req = urllib.request.Request("http://%s%s" % (self.gui, path), method=method,
+                                     data=None if body is None else json.dumps(body).encode(),
+                                     headers={"X-API-Key": self.key})
+        with urllib.request.urlopen(req, timeout=60) as r:
+            data = r.read()
+            return json.loads(data) if data.strip() else None
+
+    def engram(self, *args, check=True, env=None):
+        e = {k: v for k, v in os.environ.items() if not k.startswith("ST")}
+        e.update(HOME=self.home, ENGRAM_DATA_DIR=self.data, ENGRAM_CONFIG_DIR=self.config, ENGRAM_MODEL_DIR="none",
+                 STHOMEDIR=self.st_home, XDG_RUNTIME_DIR=os.path.join(self.dir, "run"))
+        e.pop("DBUS_SESSION_BUS_ADDRESS", None)
+        os.makedirs(e["XDG_RUNTIME_DIR"], mode=0o700, exist_ok=True)
+        if self.skew:
+            e["ENGRAM_TEST_CLOCK_SKEW_S"] = str(self.skew)
+        e.update(env or {})
+        r = subprocess.run([ENGRAM] + list(args), capture_output=True, text=True, env=e, timeout=300)
+        if check and r.returncode != 0:
+            fail("%s: engram %s exited %d: %s" % (self.name, " ".join(args), r.returncode, r.stderr.strip()))
+        return r
+
+
+def cleanup():
+    # Every Syncthing process group: TERM (the monitor reaps its child), then KILL whatever is left.
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        for p in PROCS:
+            try:
+                os.killpg(p.pid, sig)
+            except ProcessLookupError:
+                pass
+        deadline = time.time() + 5
+        for p in PROCS:
+            try:
+                p.wait(timeout=max(0.1, deadline - time.time()))
+            except subprocess.TimeoutExpired:
+                pass
+    if not KEEP:
+        shutil.rmtree(ROOT, ignore_errors=True)
+    else:
+        print("kept", ROOT)
+
+
+def listening_only_on_loopback(sides):
+    out = subprocess.run(["ss", "-ltnpH"], capture_output=True, text=True).stdout
+    # The pids of each Syncthing's process group (`serve` may run the syncing process as its child).
+    pids = set(subprocess.run(["ps", "-o", "pid=", "-g", ",".join(str(s.proc.pid) for s in sides)],
+                              capture_output=True, text=True).stdout.split())
+    seen = 0
+    for line in out.splitlines():
+        found = set(re.findall(r"pid=(\d+)", line))
+        if not found & pids:
+            continue
+        seen += 1
+        local = line.split()[3]
+        if not local.startswith("127.0.0."):
+            fail("a Syncthing listens off loopback: " + line)
+    if seen < 4:
+        fail("expected each Syncthing to listen on its GUI and sync ports, saw %d sockets:\n%s" % (seen, out))
+
+
+def wait_in_sync(a, b, timeout=120):
+    """Until both folders are idle with nothing needed and each has the other's files completely."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        ok = True
+        for me, other in ((a, b), (b, a)):
+            me.rest("POST", "/rest/db/scan?folder=engram")
+            st = me.rest("GET", "/rest/db/status?folder=engram")
+            comp = me.rest("GET", "/rest/db/completion?folder=engram&device=" + other.id)
+            conn = me.rest("GET", "/rest/system/connections")["connections"].get(other.id, {})
+            if st["state"] != "idle" or st["needTotalItems"] != 0 or comp["completion"] != 100 or not conn.get("connected"):
+                ok = False
+        if ok:
+            return
+        time.sleep(0.5)
+    fail("Syncthings did not settle within %ds" % timeout)
+
+
+def applied(out):
+    m = re.search(r"applied (\d+) change", out)
+    return int(m.group(1)) if m else 0
+
+
+def settle(a, b):
+    wait_in_sync(a, b)
+    for _ in range(6):
+        n = 0
+        for s in (a, b):
+            n += applied(s.engram("sync", "now").stdout)
+        wait_in_sync(a, b)
+        if n == 0:
+            return
+    fail("`engram sync now` kept applying changes")
+
+
+def ids_of(side, query):
+    r = side.engram("search", "--json", "--limit", "100", "--all", query, check=False)
+    if r.returncode not in (0, 1):
+        fail("%s: search %r exited %d: %s" % (side.name, query, r.returncode, r.stderr))
+    return sorted(h["id"] for h in json.loads(r.stdout or '{"results": []}').get("results", []))
+
+
+def scenario(name, a, b, rng, crash=False):
+    print("== " + name)
+    # Common ground: a few memories on A, seen by B.
+    words = ["apricot", "basalt", "cinder", "dulcimer", "ember", "fjord"]
+    ids = []
+    for i in range(8):
+        out = a.engram("remember", "--tag", "base", "%s %s note %d of %s" % (words[i % 6], words[(i + 1) % 6], i, name)).stdout
+        ids.append(out.split()[1])
+    a.engram("import", write_jsonl(a, name + "-curriculum", [
+        {"kind": "curriculum", "id": name + "-cur", "title": "Rocks " + name},
+        {"kind": "topic", "id": name + "-t1", "curriculum": name + "-cur", "position": 1, "title": "Basalt"},
+        {"kind": "topic", "id": name + "-t2", "curriculum": name + "-cur", "position": 2, "title": "Granite"}]))
+    a.engram("sync", "now")
+    settle(a, b)
+
+    for s in (a, b):
+        s.rest("POST", "/rest/system/pause")
+    secret = "zanzibar%d quokka secret" % rng.randrange(10**6)
+    victim = ids[0]
+    # The victim gets the secret on A, A syncs it out (into its own log), then B forgets it while A edits it again.
+    a.engram("import", write_jsonl(a, name + "-secret", [{"kind": "memory", "id": victim, "content": secret, "type": "note"}]))
+    a.engram("sync", "now")
+    a.rest("POST", "/rest/system/resume")
+    b.rest("POST", "/rest/system/resume")
+    settle(a, b)
+    for s in (a, b):
+        s.rest("POST", "/rest/system/pause")
+    b.engram("forget", "--yes", victim)
+    a.engram("import", write_jsonl(a, name + "-edit", [{"kind": "memory", "id": victim, "content": secret + " edited", "type": "note"}]))
+
+    written = {}  # memory id -> every content an edit wrote
+    for side in (a, b):
+        for step in range(14):
+            target = rng.choice(ids[1:])
+            k = rng.randrange(5)
+            if k == 0:   # same-field edit race: both sides edit the same memory's text
+                target = ids[1]
+                content = "%s wording from %s step %d" % (rng.choice(words), side.name, step)
+                written.setdefault(target, []).append(content)
+                side.engram("import", write_jsonl(side, "%s-%s-%d" % (name, side.name, step),
+                    [{"kind": "memory", "id": target, "content": content, "type": "note"}]))
+            elif k == 1:
+                side.engram("tag", target, "race")
+            elif k == 2:
+                side.engram("untag", target, "race", check=False)
+            elif k == 3:
+                other = rng.choice([i for i in ids[1:] if i != target])
+                side.engram("import", write_jsonl(side, "%s-%s-l%d" % (name, side.name, step),
+                                                  [{"kind": "link", "from": target, "to": other}]))
+            else:
+                side.engram("remember", "--tag", side.name, "%s captured on %s in %s" % (rng.choice(words), side.name, name))
+        side.engram("session", "start", "--curriculum", name + "-cur")
+        side.engram("session", "stop")
+    for s in (a, b):
+        s.engram("sync", "now")
+        s.rest("POST", "/rest/system/resume")
+    if crash:
+        # B is killed (SIGKILL) in the middle of applying A's changes, then syncs again.
+        wait_in_sync(a, b)
+        r = b.engram("sync", "now", check=False, env={"ENGRAM_TEST_CRASH_AT": "sync-import-chunk"})
+        if r.returncode != -signal.SIGKILL:
+            fail("B's sync was not killed mid-apply (exit %d): %s" % (r.returncode, r.stderr))
+    settle(a, b)
+
+    da, db = (s.engram("sync", "status", "--digest").stdout.strip() for s in (a, b))
+    if da != db:
+        fail("%s: digests differ: %s vs %s" % (name, da, db))
+    for q in words + ["race", "tag:race", "captured", "zanzibar"]:
+        ra, rb = ids_of(a, q), ids_of(b, q)
+        if ra != rb:
+            fail("%s: search %r differs: %s vs %s" % (name, q, ra, rb))
+    # Every value an edit wrote is still there, as the current text or as an earlier value (`show --history`).
+    for s in (a, b):
+        for mid, contents in written.items():
+            shown = s.engram("show", "--peek", "--history", mid).stdout
+            for c in contents:
+                if c not in shown:
+                    fail("%s: %s on %s lost the value %r:\n%s" % (name, mid, s.name, c, shown))
+    for s in (a, b):
+        if victim in ids_of(s, "quokka") or ids_of(s, "zanzibar"):
+            fail("%s: the forgotten memory is still found on %s" % (name, s.name))
+        for dirpath, _, files in os.walk(s.dir):
+            for f in files:
+                p = os.path.join(dirpath, f)
+                if ".sync-conflict-" in f:
+                    fail("conflict file " + p)
+                if f.startswith("engram.sqlite") or (p.startswith(s.folder) and f.endswith(".jsonl")) or "/data/" in p:
+                    if os.path.getsize(p) < 200_000_000 and secret.encode() in open(p, "rb").read():
+                        fail("%s: the forgotten text is still in %s" % (name, p))
+    print("   converged: digest %s; %d edited values all kept" % (da, sum(map(len, written.values()))))
+
+
+def write_jsonl(side, name, lines):
+    path = os.path.join(side.dir, name + ".jsonl")
+    with open(path, "w") as f:
+        for l in lines:
+            f.write(json.dumps(l) + "\n")
+    return path
+
+
+def main():
+    rng = random.Random(SEED)
+    a, b = Side("a", "127.0.0.1"), Side("b", "127.0.0.2")
+    a.write_config(b)
+    b.write_config(a)
+    for s in (a, b):
+        s.start()
+    listening_only_on_loopback((a, b))
+    for s, other in ((a, b), (b, a)):
+        out = s.engram("sync", "setup").stdout
+        if s.id not in out:
+            fail("sync setup did not print this device's id: " + out)
+        folder = s.rest("GET", "/rest/config/folders/engram")
+        if folder["maxConflicts"] != 10 or folder["type"] != "sendreceive" or folder["path"] != s.folder:
+            fail("sync setup made %r" % folder)
+        s.engram("sync", "add-device", other.id, "--name", other.name)
+    # Setup again on a folder someone changed: versioning is warned about, maxConflicts put back.
+    a.rest("PATCH", "/rest/config/folders/engram", {"versioning": {"type": "simple", "params": {"keep": "5"}}, "maxConflicts": 0})
+    again = a.engram("sync", "setup").stdout
+    if "keeps old versions" not in again or a.rest("GET", "/rest/config/folders/engram")["maxConflicts"] != 10:
+        fail("a second sync setup did not warn about versioning or restore maxConflicts:\n" + again)
+    a.rest("PATCH", "/rest/config/folders/engram", {"versioning": {"type": ""}})
+    status = a.engram("sync", "status").stdout
+    if "Syncthing: folder" not in status or b.id not in status:
+        fail("sync status does not show Syncthing's view:\n" + status)
+    scenario("plain", a, b, rng)
+    b.skew = 600
+    scenario("skew", a, b, rng)
+    b.skew = None
+    scenario("killed", a, b, rng, crash=True)
+    listening_only_on_loopback((a, b))
+    print("== what `engram sync status` shows on A at the end")
+    print("   " + a.engram("sync", "status").stdout.strip().replace("\n", "\n   "))
+    print("two-syncthings: OK (seed %d)" % SEED)
+
+
+try:
+    main()
+finally:
+    cleanup()
