@@ -84,5 +84,7 @@ if [ "$(id -u)" -ne 0 ]; then
   SUDO="sudo"
 fi
 export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
+# With --bench, the update keeps Debian's Translation-en lists (the meaning benchmark reads them): a plain update
+# under Debian's default `Acquire::Languages "none"` deletes the ones fetched above.
+if [ "${1:-}" = "--bench" ]; then $SUDO apt-get update -qq -o Acquire::Languages=en; else $SUDO apt-get update -qq; fi
 $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
