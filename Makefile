@@ -6,7 +6,7 @@ CONFIG ?= debug
 DEMO_DIR ?= $(CURDIR)/demo-data
 ENGRAM = $(BUILD)/$(CONFIG)/engram
 
-.PHONY: all deps model build release run demo test test-unit test-e2e test-sync test-widgets test-shells man completions install clean bench stress check-figures
+.PHONY: all deps model build release run demo test test-unit test-e2e test-sync test-widgets test-shells man completions install clean bench bench-sync stress check-figures
 
 all: build
 
@@ -86,6 +86,13 @@ bench: model
 	@# Meaning search: quality (Debian descriptions and the sample questions, scripts/bench/MEANING.md), then its costs.
 	/usr/bin/python3 scripts/bench/meaning_bench.py $(BENCH_OUT)/meaning --engram $(BUILD)/release/engram
 	dbus-run-session -- /usr/bin/python3 scripts/bench/meaning_speed.py $(BUILD)/release/engram $(BUILD)/release/engram-bench $(BENCH_OUT)/meaning-speed
+
+# Sync's figures (README "Every machine"): 10,000 Debian memories to a new device through two Syncthings on loopback,
+# the log's size, apply throughput and capture-to-searchable between the two. ~1 minute after the release build.
+bench-sync: deps
+	$(SWIFT) build -c release --product engram
+	scripts/debian-corpus.sh $(BUILD)/debian-corpus.jsonl
+	scripts/sync/sync-bench.py $(BUILD)/release/engram $(BUILD)/debian-corpus.jsonl 10000
 
 # The reliability and security suite (scripts/stress/README.md): each part prints its figures; results in stress-out/.
 STRESS_OUT ?= $(CURDIR)/stress-out

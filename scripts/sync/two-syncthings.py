@@ -346,7 +346,8 @@ def main():
     print("two-syncthings: OK (seed %d)" % SEED)
 
 
-try:
-    main()
-finally:
-    cleanup()
+if __name__ == "__main__":
+    try:
+        main()
+    finally:
+        cleanup()
