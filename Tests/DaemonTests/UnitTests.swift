@@ -134,3 +134,31 @@ import Testing
         #expect(SearchProvider2.meta(unknown)["clipboardText"] == nil)
     }
 }
+
+/// The daemon's one event stream: each subscriber hears only the kinds it asked for, a burst wakes it once (the newest
+/// kept), and `finish()` ends every stream so the services' loops end at shutdown.
+@Suite struct LibraryEventsTests {
+    @Test func subscribersHearTheirKindsOnceABurstAndEndAtFinish() async {
+        let events = LibraryEvents()
+        let search = events.subscribe(to: [.committed, .storeChanged])
+        let keeperOnly = events.subscribe(to: [.committed])
+        for _ in 0..<100 { events.post(.storeChanged) }  // an import's burst of store changes
+        events.post(.committed)
+        events.finish()
+        var heard: [LibraryEvent] = []
+        for await e in search { heard.append(e) }
+        #expect(heard == [.committed], "the newest of the burst, once: \(heard)")
+        var onlyCommits: [LibraryEvent] = []
+        for await e in keeperOnly { onlyCommits.append(e) }
+        #expect(onlyCommits == [.committed])
+
+        // After finish, a new subscriber is live again and earlier streams stay ended.
+        let late = events.subscribe(to: [.storeChanged])
+        events.post(.committed)  // not its kind
+        events.post(.storeChanged)
+        events.finish()
+        var lateHeard: [LibraryEvent] = []
+        for await e in late { lateHeard.append(e) }
+        #expect(lateHeard == [.storeChanged])
+    }
+}
