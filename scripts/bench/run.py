@@ -47,6 +47,16 @@ def timed(cmd, env=None, stdout=subprocess.DEVNULL):
     return wall, cpu, p
 
 
+def check_indexed(name, stdout, docs):
+    """A baseline indexer's own report ({"docs": N}) must say it indexed every document it was timed on."""
+    try:
+        n = json.loads(stdout.strip().splitlines()[-1])["docs"]
+    except (ValueError, IndexError, KeyError):
+        raise SystemExit("bench: %s printed no document count: %r" % (name, stdout[-300:]))
+    if n != docs:
+        raise SystemExit("bench: %s indexed %d documents, not %d" % (name, n, docs))
+
+
 def shield_from_realtime_signals():
     """A no-op handler for SIGRTMIN..SIGRTMAX, so a bar's refresh signal sent by another program on the machine
     to everything in reach no longer ends the bench (children get the default disposition back at exec)."""
@@ -194,7 +204,8 @@ class Bench:
         def python_run(r):
             db = os.path.join(self.work, "pyxapian.db")
             shutil.rmtree(db, ignore_errors=True)
-            wall, cpu, _ = timed([PY, os.path.join(HERE, "py_xapian_indexer.py"), self.corpus_path, db])
+            wall, cpu, p = timed([PY, os.path.join(HERE, "py_xapian_indexer.py"), self.corpus_path, db], stdout=subprocess.PIPE)
+            check_indexed("python3-xapian", p.stdout, self.docs)
             sizes["python_xapian"] = du(db)
             return wall, cpu
 
@@ -249,12 +260,14 @@ class Bench:
                     data = os.path.join(self.work, "data-10k")
                     shutil.rmtree(data, ignore_errors=True)
                     wall, cpu, _ = timed([self.engram, "import", corpus, "--data-dir", data], env=self.env)
-                    with open(os.path.join(data, "engram.sqlite"), "rb"):
-                        pass  # the store exists: the import really ran
+                    _, _, st = timed([self.engram, "stats", "--json", "--data-dir", data], env=self.env, stdout=subprocess.PIPE)
+                    if json.loads(st.stdout).get("total") != 10000:
+                        raise SystemExit("bench: engram import of the first 10,000 stored %s memories" % json.loads(st.stdout).get("total"))
                 else:
                     db = os.path.join(self.work, "pyxapian-10k.db")
                     shutil.rmtree(db, ignore_errors=True)
-                    wall, cpu, _ = timed([PY, os.path.join(HERE, "py_xapian_indexer.py"), corpus, db])
+                    wall, cpu, p = timed([PY, os.path.join(HERE, "py_xapian_indexer.py"), corpus, db], stdout=subprocess.PIPE)
+                    check_indexed("python3-xapian (10k)", p.stdout, 10000)
                 runs[name].append((wall, cpu))
                 log("10k round %d %-16s %6.2f s wall %6.2f s CPU" % (r + 1, name, wall, cpu))
         out = {}
