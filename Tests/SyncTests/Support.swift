@@ -87,3 +87,14 @@ func converge(_ devices: [Device], rounds: Int = 2) throws {
         for d in devices { try d.sync.syncNow() }
     }
 }
+
+/// Writes `text` to `path`, making its folder.
+func writeFile(_ text: String, to path: String) throws {
+    try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+    try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+}
+
+/// The messages `sync status` shows, newest first, one a line.
+func statusMessages(_ device: Device) throws -> String {
+    try device.store.syncStatus(messages: 100).messages.map(\.text).joined(separator: "\n")
+}

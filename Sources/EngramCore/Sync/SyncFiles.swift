@@ -97,15 +97,25 @@ enum SyncFiles {
         if fd >= 0 { _ = fsync(fd); close(fd) }
     }
 
-    /// The bytes of `path` from `offset` on, or nil when it cannot be read.
-    static func read(_ path: String, from offset: Int) -> Data? {
+    /// The bytes of `path` from `offset` on (at most `limit` of them), or nil when it cannot be read.
+    static func read(_ path: String, from offset: Int, limit: Int = .max) -> Data? {
         guard let h = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? h.close() }
         do {
             try h.seek(toOffset: UInt64(offset))
-            return try h.readToEnd() ?? Data()
+            return try (limit == .max ? h.readToEnd() : h.read(upToCount: limit)) ?? Data()
         } catch {
             return nil
         }
+    }
+
+    /// The offset of the first newline in `path` at or after `offset`, read a megabyte at a time; nil when there is none.
+    static func newline(in path: String, from offset: Int) -> Int? {
+        var at = offset
+        while let data = read(path, from: at, limit: 1 << 20), !data.isEmpty {
+            if let nl = data.firstIndex(of: 0x0A) { return at + (nl - data.startIndex) }
+            at += data.count
+        }
+        return nil
     }
 }
