@@ -122,10 +122,10 @@ public struct SyncFolder: Sendable {
             }
         }
         guard dropped > 0 else { return unreadable.isEmpty }
-        try SyncFiles.replace(dir + "/" + SyncFiles.segmentName(top + 1), with: kept)
+        try DurableFile.replace(dir + "/" + SyncFiles.segmentName(top + 1), with: kept)
         try crashPoint?("sync-compact-written")
         for seg in segments where !unreadable.contains(seg.name) { unlink(dir + "/" + seg.name) }
-        SyncFiles.syncDirectory(dir)
+        DurableFile.syncDirectory(dir)
         return unreadable.isEmpty
     }
 
