@@ -1,25 +1,7 @@
+import EngramTestSupport
 import Foundation
 import GRDB
 @testable import EngramCore
-
-/// A temporary folder removed when the value is released.
-final class TempDir {
-    let path: String
-    init() {
-        path = NSTemporaryDirectory() + "engram-sync-test-" + UUID().uuidString
-        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-}
-
-/// A clock tests can move.
-final class TestClock: @unchecked Sendable {
-    private let lock = NSLock()
-    private var current: Date
-    init(_ start: Date = ISODate.parse("2026-11-22T10:00:00Z")!) { current = start }
-    var now: Date { lock.lock(); defer { lock.unlock() }; return current }
-    func advance(seconds: Double) { lock.lock(); current += seconds; lock.unlock() }
-}
 
 /// A small, seeded random number generator (SplitMix64), so a failing case can be replayed.
 struct SeededRNG: RandomNumberGenerator {
