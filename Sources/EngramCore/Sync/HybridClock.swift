@@ -26,8 +26,13 @@ public struct HybridClock: Comparable, Sendable, Hashable, CustomStringConvertib
     /// A reading; a counter past `counterLimit` carries into the wall.
     public init(wall: Int64, counter: Int = 0) {
         let carry = counter >= HybridClock.counterLimit ? Int64(counter / HybridClock.counterLimit) : 0
-        self.wall = carry > 0 && wall <= HybridClock.wallLimit - carry ? wall + carry : wall
-        self.counter = carry > 0 ? counter % HybridClock.counterLimit : counter
+        if carry == 0 {
+            (self.wall, self.counter) = (wall, counter)
+        } else if wall <= HybridClock.wallLimit - carry {
+            (self.wall, self.counter) = (wall + carry, counter % HybridClock.counterLimit)
+        } else {
+            (self.wall, self.counter) = (wall, HybridClock.counterLimit - 1)  // the end of time: saturate, never go back
+        }
     }
 
     /// The clock's zero.

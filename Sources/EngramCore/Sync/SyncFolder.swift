@@ -6,7 +6,7 @@ import Logging
 public struct SyncImportReport: Sendable, Equatable {
     /// Operations applied (duplicates included: applying again changes nothing).
     public var applied = 0
-    /// Lines kept for a newer Engram.
+    /// Lines kept for later: a newer Engram's, or dated more than a day ahead (held until then).
     public var parked = 0
     /// Lines skipped as corrupt or misplaced.
     public var skipped = 0
