@@ -134,7 +134,9 @@ public struct SyncFolder: Sendable {
     public func importPeers() throws -> SyncImportReport {
         var report = SyncImportReport()
         let me = try enable()
-        try retryParked(&report)  // its forgets count in `report.forgotten`: the checkpoint below covers them
+        // Its forgets count in `report.forgotten`; it may also drop kept lines holding a forgotten item's text:
+        // the checkpoint below covers both.
+        let erased = try retryParked(&report)
         let fm = FileManager.default
         let names = ((try? fm.contentsOfDirectory(atPath: devicesDirectory)) ?? []).sorted()
         for name in names where name != me && !name.hasPrefix(".") {
@@ -162,7 +164,7 @@ public struct SyncFolder: Sendable {
                 }
             }
         }
-        if report.forgotten > 0 {
+        if report.forgotten > 0 || erased {
             // As a local forget does: the zeroed pages (secure_delete) into the file, the WAL's old copies emptied.
             _ = try? store.database.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
         }
@@ -292,14 +294,18 @@ public struct SyncFolder: Sendable {
 
     /// Applies the kept lines this Engram now understands and those whose time has come; drops those about a
     /// forgotten item.
-    func retryParked(_ report: inout SyncImportReport) throws {
+    /// Returns whether it dropped a line about a forgotten item.
+    @discardableResult
+    func retryParked(_ report: inout SyncImportReport) throws -> Bool {
         let now = store.clock()
         let nowMs = HybridClock.milliseconds(now)
-        let ops = try store.write("apply kept changes") { db -> [SyncOperation] in
+        let (ops, erased) = try store.write("apply kept changes") { db -> ([SyncOperation], Bool) in
             var ops: [SyncOperation] = []
+            var erased = false
             for row in try Row.fetchAll(db, sql: "SELECT device, file, offset, line FROM syncParked") {
                 let line: String = row["line"]
                 let buried = try SyncOperation.names(line).contains { try SyncMerge.isBuriedAnywhere(db, $0) }
+                erased = erased || buried
                 if !buried {
                     guard case .operation(let op) = SyncOperation.parse(Substring(line), now: nowMs), op.dev == row["device"] as String else { continue }
                     ops.append(op)
@@ -308,10 +314,11 @@ public struct SyncFolder: Sendable {
                                arguments: [row["device"] as String, row["file"] as String, row["offset"] as Int])
             }
             _ = try SyncLog.applyRemote(db, ops, at: now)
-            return ops
+            return (ops, erased)
         }
         report.applied += ops.count
         report.forgotten += ops.filter { $0.op == .forget }.count
+        return erased
     }
 
     /// Records a message for `sync status` (once) and in the journal.
