@@ -20,7 +20,7 @@ struct SyncNowCommand: ParsableCommand {
             print("This device (\(device)) wrote \(Format.count(exported, "change")); "
                   + "applied \(Format.count(report.applied, "change")) from \(Format.count(report.peers.count, "other device")).")
             if report.parked > 0 || report.skipped > 0 {
-                print("\(report.parked) kept for a newer Engram, \(report.skipped) skipped: `engram sync status` says why.")
+                print("\(report.parked) kept for later (a newer Engram's, or dated ahead), \(report.skipped) skipped: `engram sync status` says why.")
             }
             if report.applied > 0, !(try IndexClient().makeSearchable(library).isSearchable) {
                 print("The changes will be searchable in a moment.")
