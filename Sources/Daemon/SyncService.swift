@@ -58,7 +58,8 @@ struct SyncService: Service {
         watch?.cancel()
     }
 
-    /// One check: syncs when the folder's files differ from `seen` or changes wait; returns the files as left.
+    /// One check: syncs when the folder's files differ from `seen` or changes wait; returns the files as they were
+    /// before the sync (a file that arrives while it applies differs from them, so the next check reads it).
     private func pass(_ seen: [String: [Int64]], _ watch: FolderWatch?) -> [String: [Int64]] {
         let devices = root + "/devices"
         watch?.add(devices)
@@ -79,8 +80,9 @@ struct SyncService: Service {
             }
         } catch {
             log.warning("sync with the folder failed; trying again", metadata: ["folder": "\(root)", "error": "\(error)"])
+            return seen  // the files still differ from what was last synced: the next check tries again
         }
-        return Self.files(devices, watch: watch)
+        return now
     }
 
     /// Each file under `devices/<id>/` with its size and change time (a grown log differs); watches each folder.

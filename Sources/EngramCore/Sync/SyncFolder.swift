@@ -158,8 +158,13 @@ public struct SyncFolder: Sendable {
                 try importFile(device: name, dir: dir, file: file, into: &report)
             }
             let present = Set(files)
+            let newest = files.compactMap(SyncFiles.segmentNumber).max() ?? 0
             try store.write("forget read positions") { db in
-                for gone in try String.fetchAll(db, sql: "SELECT file FROM syncPeerFile WHERE device = ?", arguments: [name]) where !present.contains(gone) {
+                // A segment is gone for good once a newer one of the device is there (it compacted its log). A
+                // missing newest segment is kept: Syncthing removes a file before it renames the new version into
+                // its place, and forgetting the position read would apply the whole log again.
+                for gone in try String.fetchAll(db, sql: "SELECT file FROM syncPeerFile WHERE device = ?", arguments: [name])
+                where !present.contains(gone) && (SyncFiles.segmentNumber(gone) ?? 0) < newest && !fm.fileExists(atPath: dir + "/" + gone) {
                     try db.execute(sql: "DELETE FROM syncPeerFile WHERE device = ? AND file = ?", arguments: [name, gone])
                 }
             }
