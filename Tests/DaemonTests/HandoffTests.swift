@@ -1,0 +1,101 @@
+import DBus
+import EngramCore
+import EngramTestSupport
+import Foundation
+import Testing
+
+/// Handoff end to end: two devices, each with its own data folder, private bus, daemon and python-dbusmock as
+/// notification server, sharing one sync folder. A session started on A is offered on B; B's Continue moves it,
+/// and the time studied is the wall time, not counted twice.
+@Suite(.serialized) struct HandoffTests {
+    typealias D = DaemonFixture
+
+    /// One `Notify` call as a mock logged it.
+    struct Notified {
+        var replacesID: UInt32
+        var summary: String
+        var body: String
+        var actions: [String]
+    }
+
+    func notified(_ d: DaemonFixture) throws -> [Notified] {
+        let reply = try d.callPeer("org.freedesktop.Notifications", "/org/freedesktop/Notifications",
+                                   "org.freedesktop.DBus.Mock", "GetMethodCalls", [.string("Notify")])
+        return (reply.first?.arrayValue ?? []).compactMap { call in
+            guard let a = call[1]?.arrayValue?.map(\.unwrapped), a.count == 8 else { return nil }
+            let actions = a[5].stringArrayValue ?? []
+            return Notified(replacesID: a[1].uint32Value ?? 0, summary: a[3].stringValue ?? "", body: a[4].stringValue ?? "",
+                            actions: stride(from: 0, to: actions.count, by: 2).map { actions[$0] })
+        }
+    }
+
+    /// Starts python-dbusmock's notification server on `d`'s bus and the daemon by activation.
+    func startDevice(_ d: DaemonFixture) async throws {
+        _ = try d.bus.spawn("/usr/bin/python3", ["-m", "dbusmock", "--template", "notification_daemon",
+                                                 "-p", #"{"capabilities": "body actions persistence"}"#])
+        #expect(try await eventually { try d.client.nameOwner("org.freedesktop.Notifications") != nil })
+        _ = try d.call(D.appPath, "org.freedesktop.DBus.Properties", "Get", [.string(D.app), .string("MemoryCount")])
+    }
+
+    func session(_ d: DaemonFixture, _ id: String) throws -> Session? {
+        try Store(path: d.dataDir + "/engram.sqlite").session(id: id)
+    }
+
+    @Test func aSessionStartedOnAIsContinuedOnBWithoutCountingTwice() async throws {
+        let shared = NSTemporaryDirectory() + "engram-handoff-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: shared) }
+        let config = "[sync]\nfolder = \"\(shared)\"\n"
+        let poll = ["ENGRAM_TEST_SYNC_POLL_MS": "200"]
+        try await withDaemon(samples: false, config: config, environment: poll) { a in
+            try await withDaemon(samples: false, config: config, environment: poll) { b in
+                #expect(try a.engram(["import", D.root + "/Samples/curricula/swift-concurrency.toml"]).status == 0)
+                #expect(try a.engram(["sync", "now"]).status == 0)
+                #expect(try b.engram(["sync", "now"]).status == 0)
+                try await startDevice(a)
+                try await startDevice(b)
+
+                let t0 = Date()
+                let started = try a.engram(["session", "start", "--curriculum", "swift-concurrency"])
+                #expect(started.status == 0, "\(started.stderr)")
+                let id = try #require(try Store(path: a.dataDir + "/engram.sqlite").activeSession()?.id)
+
+                // B offers it; A, whose activity it is, does not.
+                #expect(try await eventually(timeout: .seconds(20)) {
+                    try notified(b).contains { $0.summary == "Continue on this computer" }
+                }, "B never offered A's session: \((try? notified(b))?.map(\.summary) ?? [])")
+                let offer = try #require(try notified(b).first { $0.summary == "Continue on this computer" })
+                #expect(offer.body.hasPrefix("Swift Concurrency — Sendable, 0 min\nfrom "), "\(offer.body)")
+                #expect(offer.actions == ["default", "continue"])
+                #expect(try !notified(a).contains { $0.summary == "Continue on this computer" }, "A never offers its own session")
+
+                try await Task.sleep(for: .seconds(3))  // A studies a while before the move
+                // The mock numbers notifications from 1 in the order it was asked for new ones.
+                let calls = try notified(b)
+                let index = try #require(calls.firstIndex { $0.summary == "Continue on this computer" })
+                let notificationID = UInt32(calls[...index].filter { $0.replacesID == 0 }.count)
+                _ = try b.callPeer("org.freedesktop.Notifications", "/org/freedesktop/Notifications", "org.freedesktop.DBus.Mock",
+                                   "EmitSignal", [.string(""), .string("ActionInvoked"), .string("us"),
+                                                  .array("v", [.variant(.uint32(notificationID)), .variant(.string("continue"))])])
+
+                #expect(try await eventually(timeout: .seconds(20)) {
+                    try session(a, id)?.state == .paused && session(b, id)?.state == .running && session(b, id)?.resumed != nil
+                }, "A: \(String(describing: try? session(a, id)?.state)), B: \(String(describing: try? session(b, id)?.state))")
+                let onA = try #require(try session(a, id))
+                #expect(onA.accumulatedSeconds >= 2.5, "A kept the time it ran: \(onA.accumulatedSeconds)")
+
+                try await Task.sleep(for: .seconds(2))  // B studies a while
+                let stopped = try b.engram(["session", "stop"])
+                let t1 = Date()
+                #expect(stopped.status == 0, "\(stopped.stderr)")
+                #expect(try await eventually(timeout: .seconds(20)) {
+                    try session(a, id)?.state == .stopped && session(b, id)?.state == .stopped
+                        && session(a, id)?.accumulatedSeconds == session(b, id)?.accumulatedSeconds
+                }, "the stop reached A with the same total")
+                let total = try #require(try session(b, id)).accumulatedSeconds
+                let wall = t1.timeIntervalSince(t0)
+                #expect(total <= wall + 0.2 && total >= wall - 1.5,
+                        "studied \(total) s over \(wall) s of wall time (counted twice would be about \(wall + onA.accumulatedSeconds) s)")
+            }
+        }
+    }
+}
