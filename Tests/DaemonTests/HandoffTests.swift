@@ -1,4 +1,5 @@
 import DBus
+@testable import Daemon
 import EngramCore
 import EngramTestSupport
 import Foundation
@@ -97,5 +98,18 @@ import Testing
                         "studied \(total) s over \(wall) s of wall time (counted twice would be about \(wall + onA.accumulatedSeconds) s)")
             }
         }
+    }
+
+    @Test func offersAreEscapedForMarkupAndKeptLiteralOtherwise() {
+        let activity = HandoffActivity(device: "0123456789abcdef", deviceName: "<i>laptop</i>", written: Date(),
+                                       session: .init(id: "s1", curriculum: "Rust & <b>C</b>", topic: "a < b", state: "running",
+                                                      elapsedSeconds: 754))
+        let offer = Handoff.Offer(activity: activity, kind: .session, age: 3, minutes: 12)
+        #expect(offer.text == "Rust & <b>C</b> — a < b, 12 min")
+        let request = HandoffService.request(offer, replacing: 7)
+        #expect(request.summary == "Continue on this computer")
+        #expect(request.body == "Rust &amp; &lt;b&gt;C&lt;/b&gt; — a &lt; b, 12 min\nfrom &lt;i&gt;laptop&lt;/i&gt;")
+        #expect(request.replacesID == 7)
+        #expect(request.actions.map(\.key) == ["default", "continue"])
     }
 }

@@ -145,6 +145,7 @@ import Testing
         #expect(try desktop.handoff.offers().first?.minutes == 20)
         _ = try laptop.store.transition(.pause)
         #expect(try desktop.handoff.offers().first?.activity.session?.state == "paused")
+        #expect(try laptop.handoff.offers().isEmpty, "a device never offers its own activity, paused either")
         clock.advance(days: 16 * 60.0 / 86_400)
         #expect(try desktop.handoff.offers().isEmpty, "a paused activity older than the window is not offered")
 

@@ -102,6 +102,14 @@ public struct Handoff: Sendable {
         /// Minutes studied so far (sessions).
         public var minutes: Int
 
+        /// Creates an offer.
+        public init(activity: HandoffActivity, kind: Kind, age: TimeInterval, minutes: Int) {
+            self.activity = activity
+            self.kind = kind
+            self.age = age
+            self.minutes = minutes
+        }
+
         /// The item's id: the session's or the memory's.
         public var itemID: String { kind == .session ? activity.session?.id ?? "" : activity.memory?.id ?? "" }
         /// Names the offer in notifications and lists: "Swift Concurrency — Sendable, 12 min".

@@ -27,6 +27,16 @@ public struct HandoffActivity: Codable, Sendable, Equatable {
         /// The device that continued the session, once this one handed it over.
         public var handedTo: String?
 
+        /// Creates a session part.
+        public init(id: String, curriculum: String, topic: String?, state: String, elapsedSeconds: Double, handedTo: String? = nil) {
+            self.id = id
+            self.curriculum = curriculum
+            self.topic = topic
+            self.state = state
+            self.elapsedSeconds = elapsedSeconds
+            self.handedTo = handedTo
+        }
+
         /// "Swift Concurrency — Sendable".
         public var title: String { topic.map { "\(curriculum) — \($0)" } ?? curriculum }
     }
@@ -36,6 +46,13 @@ public struct HandoffActivity: Codable, Sendable, Equatable {
         public var id: String
         public var title: String
         public var opened: Date
+
+        /// Creates a memory part.
+        public init(id: String, title: String, opened: Date) {
+            self.id = id
+            self.title = title
+            self.opened = opened
+        }
     }
 
     public var version = Self.currentVersion
