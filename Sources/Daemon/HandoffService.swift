@@ -38,6 +38,7 @@ final class HandoffService: Service, @unchecked Sendable {
     // Owned by the runner task.
     private var shown: [String: Shown] = [:]
     private var dismissed: Set<String> = []
+    private var serverGone = false
 
     init(library: Library, handoff: Handoff, server: (any NotificationServer)?, interval: Duration, log: Logger,
          showMemory: @escaping @Sendable (String) -> Void) {
@@ -171,9 +172,15 @@ final class HandoffService: Service, @unchecked Sendable {
             _ = reason  // dismissed, expired or closed by the server: not shown again until the activity changes
             dismissed.insert(s.offer.identity)
             return false
-        case .ownerChanged(let owner) where owner != nil:
-            shown.removeAll()  // a new server shows nothing of the old one's
-            return true
+        case .ownerChanged(let owner):
+            // The server went away: what it showed is gone; once one is back, show the offers again.
+            if owner == nil {
+                shown.removeAll()
+                serverGone = true
+                return false
+            }
+            defer { serverGone = false }
+            return serverGone
         default:
             return false
         }

@@ -11,24 +11,7 @@ import Testing
 @Suite(.serialized) struct HandoffTests {
     typealias D = DaemonFixture
 
-    /// One `Notify` call as a mock logged it.
-    struct Notified {
-        var replacesID: UInt32
-        var summary: String
-        var body: String
-        var actions: [String]
-    }
-
-    func notified(_ d: DaemonFixture) throws -> [Notified] {
-        let reply = try d.callPeer("org.freedesktop.Notifications", "/org/freedesktop/Notifications",
-                                   "org.freedesktop.DBus.Mock", "GetMethodCalls", [.string("Notify")])
-        return (reply.first?.arrayValue ?? []).compactMap { call in
-            guard let a = call[1]?.arrayValue?.map(\.unwrapped), a.count == 8 else { return nil }
-            let actions = a[5].stringArrayValue ?? []
-            return Notified(replacesID: a[1].uint32Value ?? 0, summary: a[3].stringValue ?? "", body: a[4].stringValue ?? "",
-                            actions: stride(from: 0, to: actions.count, by: 2).map { actions[$0] })
-        }
-    }
+    func notified(_ d: DaemonFixture) throws -> [DaemonFixture.Notified] { try d.notified() }
 
     /// Starts python-dbusmock's notification server on `d`'s bus and the daemon by activation.
     func startDevice(_ d: DaemonFixture) async throws {
@@ -36,6 +19,16 @@ import Testing
                                                  "-p", #"{"capabilities": "body actions persistence"}"#])
         #expect(try await eventually { try d.client.nameOwner("org.freedesktop.Notifications") != nil })
         _ = try d.call(D.appPath, "org.freedesktop.DBus.Properties", "Get", [.string(D.app), .string("MemoryCount")])
+    }
+
+    /// The handoff files in the sync folder, for failure messages.
+    func folder(_ shared: String) -> String {
+        let devices = shared + "/devices"
+        return ((try? FileManager.default.contentsOfDirectory(atPath: devices)) ?? []).sorted().map { device in
+            ((try? FileManager.default.contentsOfDirectory(atPath: devices + "/" + device)) ?? []).sorted().map { file in
+                "\(device)/\(file)" + (file.hasSuffix(".json") ? ": " + ((try? String(contentsOfFile: devices + "/" + device + "/" + file, encoding: .utf8)) ?? "") : "")
+            }.joined(separator: "\n")
+        }.joined(separator: "\n")
     }
 
     func session(_ d: DaemonFixture, _ id: String) throws -> Session? {
@@ -61,9 +54,9 @@ import Testing
                 let id = try #require(try Store(path: a.dataDir + "/engram.sqlite").activeSession()?.id)
 
                 // B offers it; A, whose activity it is, does not.
-                #expect(try await eventually(timeout: .seconds(20)) {
+                #expect(try await eventually(timeout: .seconds(30)) {
                     try notified(b).contains { $0.summary == "Continue on this computer" }
-                }, "B never offered A's session: \((try? notified(b))?.map(\.summary) ?? [])")
+                }, "B never offered A's session: \((try? notified(b))?.map(\.summary) ?? []); `engram handoff` on B: \((try? b.engram(["handoff"]))?.text ?? "")")
                 let offer = try #require(try notified(b).first { $0.summary == "Continue on this computer" })
                 #expect(offer.body.hasPrefix("Swift Concurrency — Sendable, 0 min\nfrom "), "\(offer.body)")
                 #expect(offer.actions == ["default", "continue"])
@@ -72,17 +65,30 @@ import Testing
                 try await Task.sleep(for: .seconds(3))  // A studies a while before the move
                 // The mock numbers notifications from 1 in the order it was asked for new ones.
                 let calls = try notified(b)
-                let index = try #require(calls.firstIndex { $0.summary == "Continue on this computer" })
-                let notificationID = UInt32(calls[...index].filter { $0.replacesID == 0 }.count)
+                let index = try #require(calls.lastIndex { $0.summary == "Continue on this computer" })
+                #expect(calls.filter { $0.summary == "Continue on this computer" }.count == 1, "one offer, shown once")
+                let notificationID = calls[index].replacesID != 0
+                    ? calls[index].replacesID : UInt32(calls[...index].filter { $0.replacesID == 0 }.count)
                 _ = try b.callPeer("org.freedesktop.Notifications", "/org/freedesktop/Notifications", "org.freedesktop.DBus.Mock",
                                    "EmitSignal", [.string(""), .string("ActionInvoked"), .string("us"),
                                                   .array("v", [.variant(.uint32(notificationID)), .variant(.string("continue"))])])
 
+                // A paused its stretch as of the claim and says it handed the session to B; B runs it from that moment.
+                // (Sessions are synced: once B's resume reaches A, A's copy shows it running too — on B.)
+                let aID = try #require(try Store(path: a.dataDir + "/engram.sqlite").syncDevice())
+                let bID = try #require(try Store(path: b.dataDir + "/engram.sqlite").syncDevice())
+                func activity(_ device: String) -> HandoffActivity.SessionPart? {
+                    HandoffActivity.read(shared + "/devices/\(device)/activity.json", device: device)?.session
+                }
                 #expect(try await eventually(timeout: .seconds(20)) {
-                    try session(a, id)?.state == .paused && session(b, id)?.state == .running && session(b, id)?.resumed != nil
-                }, "A: \(String(describing: try? session(a, id)?.state)), B: \(String(describing: try? session(b, id)?.state))")
-                let onA = try #require(try session(a, id))
-                #expect(onA.accumulatedSeconds >= 2.5, "A kept the time it ran: \(onA.accumulatedSeconds)")
+                    try activity(aID)?.state == "paused" && activity(aID)?.handedTo == bID
+                        && activity(bID)?.state == "running" && session(b, id)?.state == .running
+                }, "A: \(String(describing: try? session(a, id)?.state)), B: \(String(describing: try? session(b, id)?.state)); \(folder(shared))")
+                let handedAt = try #require(activity(aID)).elapsedSeconds
+                #expect(handedAt >= 2.5, "A kept the time it ran: \(handedAt)")
+                let onB = try #require(try session(b, id))
+                #expect(abs(onB.accumulatedSeconds - handedAt) < 0.01, "B starts from A's time: \(onB.accumulatedSeconds) vs \(handedAt)")
+                #expect(onB.resumed.map { abs($0.timeIntervalSince(t0) - handedAt) < 1.0 } == true, "B's stretch starts at the claim")
 
                 try await Task.sleep(for: .seconds(2))  // B studies a while
                 let stopped = try b.engram(["session", "stop"])
@@ -91,11 +97,11 @@ import Testing
                 #expect(try await eventually(timeout: .seconds(20)) {
                     try session(a, id)?.state == .stopped && session(b, id)?.state == .stopped
                         && session(a, id)?.accumulatedSeconds == session(b, id)?.accumulatedSeconds
-                }, "the stop reached A with the same total")
+                }, "the stop reached A with the same total: A \(String(describing: try? session(a, id))), B \(String(describing: try? session(b, id))); \(folder(shared))")
                 let total = try #require(try session(b, id)).accumulatedSeconds
                 let wall = t1.timeIntervalSince(t0)
                 #expect(total <= wall + 0.2 && total >= wall - 1.5,
-                        "studied \(total) s over \(wall) s of wall time (counted twice would be about \(wall + onA.accumulatedSeconds) s)")
+                        "studied \(total) s over \(wall) s of wall time (counted twice would be about \(wall + handedAt) s)")
             }
         }
     }

@@ -86,10 +86,7 @@ public struct HandoffActivity: Codable, Sendable, Equatable {
     /// Reads a device's activity file; nil when it is missing, unreadable, of a newer format or names another
     /// device than the folder it is in.
     public static func read(_ path: String, device: String) -> HandoffActivity? {
-        guard let data = FileManager.default.contents(atPath: path), data.count <= 64 * 1024,
-              let a = try? HandoffJSON.decoder.decode(HandoffActivity.self, from: data),
-              a.version <= currentVersion, a.device == device else { return nil }
-        return a
+        HandoffJSON.read(path).flatMap { (a: HandoffActivity) in a.version <= currentVersion && a.device == device ? a : nil }
     }
 }
 
@@ -119,15 +116,21 @@ public struct HandoffClaim: Codable, Sendable, Equatable {
 
     /// Reads a device's claim file; nil when missing, unreadable or not that device's.
     public static func read(_ path: String, device: String) -> HandoffClaim? {
-        guard let data = FileManager.default.contents(atPath: path), data.count <= 64 * 1024,
-              let c = try? HandoffJSON.decoder.decode(HandoffClaim.self, from: data),
-              c.version <= HandoffActivity.currentVersion, c.device == device else { return nil }
-        return c
+        HandoffJSON.read(path).flatMap { (c: HandoffClaim) in c.version <= HandoffActivity.currentVersion && c.device == device ? c : nil }
     }
 }
 
 /// The JSON form of the handoff files: sorted keys, dates as ISO 8601 with milliseconds.
 enum HandoffJSON {
+    /// The largest handoff file read (they hold a few hundred bytes).
+    static let maxBytes = 64 * 1024
+
+    /// Decodes the file at `path`; nil when it is missing, too large or not valid.
+    static func read<T: Decodable>(_ path: String) -> T? {
+        guard let data = FileManager.default.contents(atPath: path), data.count <= maxBytes else { return nil }
+        return try? decoder.decode(T.self, from: data)
+    }
+
     static var encoder: JSONEncoder {
         let e = JSONEncoder()
         e.outputFormatting = [.sortedKeys, .prettyPrinted]
