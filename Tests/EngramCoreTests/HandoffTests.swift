@@ -156,6 +156,23 @@ import Testing
         #expect(try laptop.store.session(id: s.id)?.state == .stopped)
     }
 
+    @Test func aMemoryOpenedIsOfferedWithinTheWindow() throws {
+        let clock = TestClock()
+        let (dir, laptop, desktop) = try pair(clock)
+        defer { withExtendedLifetime(dir) {} }
+        let m = try laptop.store.remember(MemoryDraft(content: "Actors serialize access to their state", type: .note, tags: [])).memory
+        try laptop.handoff.publish(memory: m)
+        #expect(try desktop.handoff.offers().isEmpty, "not offered before the memory itself arrives")
+        try laptop.sync()
+        try desktop.sync()
+        let offer = try #require(try desktop.handoff.offers().first)
+        #expect(offer.kind == .memory && offer.itemID == m.id && offer.text == m.title)
+        #expect(try desktop.handoff.offer("LAPTOP") == offer, "a device is named by its name in any case")
+        #expect(throws: EngramError.self) { try desktop.handoff.claim(offer) }
+        clock.advance(days: 16 * 60.0 / 86_400)
+        #expect(try desktop.handoff.offers().isEmpty)
+    }
+
     @Test func configuredWindowAndLink() throws {
         #expect(try EngramConfig.parse("[sync]\nhandoff_minutes = 5\n").handoffMinutes == 5)
         #expect(try EngramConfig.parse("").handoffMinutes == 15)
