@@ -1,15 +1,8 @@
 import DBus
 import EngramCore
 
-/// Sends a link to a phone or computer paired through KDE Connect (`kdeconnectd`) or GSConnect, over their
-/// D-Bus interfaces on the session bus.
-///
-/// - KDE Connect: `org.kde.kdeconnect.daemon.devices(onlyReachable, onlyPaired) → as` at `/modules/kdeconnect`;
-///   each device's `name` property (`org.kde.kdeconnect.device` at `/modules/kdeconnect/devices/<id>`); the share
-///   plugin's `org.kde.kdeconnect.device.share.shareUrl(s)` at `/modules/kdeconnect/devices/<id>/share`.
-/// - GSConnect: `org.freedesktop.DBus.ObjectManager.GetManagedObjects` at `/org/gnome/Shell/Extensions/GSConnect`
-///   lists devices (`org.gnome.Shell.Extensions.GSConnect.Device` with `Name`, `Connected`, `Paired`); a device's
-///   `org.gtk.Actions.Activate("shareUri", [<url>], {})` sends the link.
+/// Sends a link to a phone or computer paired through KDE Connect (`kdeconnectd`, `LinkSharing+KDEConnect.swift`)
+/// or GSConnect (`LinkSharing+GSConnect.swift`), over their D-Bus interfaces on the session bus.
 public final class LinkSharing: Sendable {
     /// A paired device that can receive a link now.
     public struct Device: Sendable, Equatable {
@@ -25,7 +18,7 @@ public final class LinkSharing: Sendable {
     static let gsPath: DBusObjectPath = "/org/gnome/Shell/Extensions/GSConnect"
     static let gsDevice = "org.gnome.Shell.Extensions.GSConnect.Device"
 
-    private let connection: DBusConnection
+    let connection: DBusConnection
 
     /// Connects to the session bus; throws when there is none.
     public init() throws {
@@ -45,48 +38,11 @@ public final class LinkSharing: Sendable {
         [Self.kdeName, Self.gsName].contains { (try? connection.nameOwner($0)) != nil }
     }
 
-    func kdeConnectDevices() -> [Device] {
-        guard (try? connection.nameOwner(Self.kdeName)) != nil,
-              let ids = try? connection.call(destination: Self.kdeName, path: Self.kdePath, interface: "org.kde.kdeconnect.daemon",
-                                             method: "devices", arguments: [.boolean(true), .boolean(true)], timeout: .seconds(5))
-                .first?.stringArrayValue else { return [] }
-        return ids.compactMap { id in
-            guard let path = try? DBusObjectPath(validating: "/modules/kdeconnect/devices/\(id)") else { return nil }
-            let name = (try? connection.call(destination: Self.kdeName, path: path, interface: "org.freedesktop.DBus.Properties",
-                                             method: "Get", arguments: [.string("org.kde.kdeconnect.device"), .string("name")],
-                                             timeout: .seconds(5)).first?.unwrapped.stringValue) ?? id
-            return Device(id: id, name: name ?? id, via: .kdeConnect)
-        }
-    }
-
-    func gsConnectDevices() -> [Device] {
-        guard (try? connection.nameOwner(Self.gsName)) != nil,
-              let objects = try? connection.call(destination: Self.gsName, path: Self.gsPath, interface: "org.freedesktop.DBus.ObjectManager",
-                                                 method: "GetManagedObjects", timeout: .seconds(5)).first?.dictionaryEntries else { return [] }
-        return objects.compactMap { entry in
-            guard let path = entry.key.stringValue,
-                  let props = entry.value.dictionaryEntries?.first(where: { $0.key.stringValue == Self.gsDevice })?.value.dictionaryValue
-            else { return nil }
-            let flag = { (key: String) in props[key]?.unwrapped.boolValue ?? false }
-            guard flag("Connected"), flag("Paired") else { return nil }
-            let id = String(path.split(separator: "/").last ?? "")
-            return Device(id: id, name: props["Name"]?.unwrapped.stringValue ?? id, via: .gsConnect)
-        }.sorted { $0.name < $1.name }
-    }
-
     /// Sends `url` to `device`.
     public func send(_ url: String, to device: Device) throws {
         switch device.via {
-        case .kdeConnect:
-            _ = try connection.call(destination: Self.kdeName, path: try DBusObjectPath(validating: "/modules/kdeconnect/devices/\(device.id)/share"),
-                                    interface: "org.kde.kdeconnect.device.share", method: "shareUrl", arguments: [.string(url)],
-                                    timeout: .seconds(10))
-        case .gsConnect:
-            _ = try connection.call(destination: Self.gsName, path: try DBusObjectPath(validating: Self.gsPath.rawValue + "/Device/\(device.id)"),
-                                    interface: "org.gtk.Actions", method: "Activate",
-                                    arguments: [.string("shareUri"), .array("v", [.variant(.string(url))]),
-                                                .dictionary(key: "s", value: "v", [])],
-                                    timeout: .seconds(10))
+        case .kdeConnect: try kdeConnectShare(url, device.id)
+        case .gsConnect: try gsConnectShare(url, device.id)
         }
     }
 
