@@ -1,5 +1,4 @@
 import Foundation
-import Glibc
 
 /// Handoff between the person's devices through the sync folder: each device publishes what it is doing
 /// (`HandoffActivity`), the others offer to continue it, and continuing a session moves it without counting
@@ -35,13 +34,8 @@ public struct Handoff: Sendable {
         self.deviceName = deviceName
     }
 
-    /// This machine's host name.
-    public static var hostName: String {
-        var buffer = [CChar](repeating: 0, count: 256)
-        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "another computer" }
-        let name = String(cString: buffer)
-        return name.isEmpty ? "another computer" : name
-    }
+    /// This machine's host name, as the other devices show it.
+    public static var hostName: String { HostName.current ?? "another computer" }
 
     /// A running session's activity is offered this long at most without being written again (a device that
     /// went to sleep mid-session).
