@@ -57,8 +57,10 @@ struct SyncService: Service {
         let devices = root + "/devices"
         watch?.add(devices)
         let now = Self.files(devices, watch: watch)
+        var me = ""
         do {
-            guard try library.store.syncDevice() != nil else { return now }
+            guard let device = try library.store.syncDevice() else { return now }
+            me = device + "/"
             let waiting = try library.store.syncStatus(messages: 0).pending
             guard now != seen || waiting > 0 else { return seen }
             var folder = SyncFolder(store: library.store, root: root)
@@ -74,7 +76,10 @@ struct SyncService: Service {
         } catch {
             log.warning("sync with the folder failed; trying again", metadata: ["folder": "\(root)", "error": "\(error)"])
         }
-        return Self.files(devices, watch: watch)
+        // This device's files as its export left them, the peers' as they were before the pass read them: a peer's
+        // log that grew while the pass ran (after its import read it) looks changed next time and is read then.
+        let after = Self.files(devices, watch: watch)
+        return after.filter { $0.key.hasPrefix(me) }.merging(now.filter { !$0.key.hasPrefix(me) }) { own, _ in own }
     }
 
     /// Each file under `devices/<id>/` with its size and change time (a grown log differs); watches each folder.
