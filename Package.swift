@@ -113,14 +113,14 @@ let package = Package(
             path: "scripts/bench/engram-bench"
         ),
         .testTarget(name: "EngramRulesTests", dependencies: ["EngramRules"]),
-        .testTarget(name: "EngramCoreTests", dependencies: ["EngramCore"]),
+        .testTarget(name: "EngramCoreTests", dependencies: ["EngramCore", "EngramTestSupport"]),
         // Sync (issue 13): the merge's properties, two stores converging through a copied folder, bad input.
-        .testTarget(name: "SyncTests", dependencies: ["EngramCore", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "SyncTests", dependencies: ["EngramCore", "EngramTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "IndexerTests", dependencies: ["Indexer", "EngramCore", "CXapian"]),
-        // Child processes and private buses for the test targets that run programs or need D-Bus.
+        // What test targets share: temporary folders, a clock to move, child processes, private buses.
         .target(name: "EngramTestSupport", dependencies: ["DBus"], path: "Tests/EngramTestSupport"),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "DBusWatch", "EngramTestSupport"]),
-        .testTarget(name: "FeedsTests", dependencies: ["Feeds", "EngramCore"], resources: [.copy("Golden")]),
+        .testTarget(name: "FeedsTests", dependencies: ["Feeds", "EngramCore", "EngramTestSupport"], resources: [.copy("Golden")]),
         .testTarget(name: "EngramClientTests", dependencies: ["EngramClient", "Indexer", "EngramCore", "EngramTestSupport"]),
         .testTarget(name: "EngramTests", dependencies: ["EngramCore", "Indexer", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "IntentsTests", dependencies: ["Intents", "Indexer", "EngramCore"], resources: [.copy("Golden")]),

@@ -8,7 +8,7 @@ import ServiceLifecycle
 
 /// Keeps this device in step with the sync folder while the daemon runs: when a peer's log grows (inotify on
 /// `devices/` and each device's folder, and a check every `interval` as a fallback) or this device has changes
-/// waiting, it runs what `engram sync now` runs, then has the keeper index what arrived and posts `.storeChanged`
+/// waiting (looked at after every commit or store change the daemon hears of), it runs what `engram sync now` runs, then has the keeper index what arrived and posts `.storeChanged`
 /// (the glance, search and feeds refresh). It does nothing until sync is on (`engram sync now` or `setup` once).
 struct SyncService: Service {
     /// The collection synced; its `[sync] folder` is the folder watched (the daemon runs this service only when set).
@@ -35,6 +35,11 @@ struct SyncService: Service {
                 wake.yield()
             }
         }
+        // This device's own changes go out as soon as they are stored, not at the next check.
+        let changes = events.subscribe(to: [.committed, .storeChanged])
+        let listener = Task {
+            for await _ in changes { wake.yield() }
+        }
         let runner = Task {
             var seen: [String: [Int64]] = [:]
             wake.yield()
@@ -47,6 +52,7 @@ struct SyncService: Service {
         }
         try? await gracefulShutdown()
         ticker.cancel()
+        listener.cancel()
         wake.finish()
         await runner.value
         watch?.cancel()

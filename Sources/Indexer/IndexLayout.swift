@@ -1,4 +1,5 @@
 import CXapian
+import EngramCore
 import Foundation
 
 /// Where an index lives on disk: a Xapian stub file `<dir>/index` naming the current generation `<dir>/index.d/<n>`.
@@ -111,15 +112,10 @@ public enum IndexLayout {
     /// Writes a temporary stub naming a generation, flushed to disk, and returns its path.
     static func writeTemporaryStub(forStub stubPath: String, generation name: String) throws -> String {
         let temporary = "\(stubPath).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let fd = Glibc.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw posixError("could not write the index stub \(temporary)") }
-        defer { close(fd) }
-        let bytes = Array(stubContents(forStub: stubPath, generation: name).utf8)
-        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        guard written == bytes.count, fsync(fd) == 0 else {
-            let error = posixError("could not write the index stub \(temporary)")
-            unlink(temporary)
-            throw error
+        do {
+            try DurableFile.create(temporary, with: Data(stubContents(forStub: stubPath, generation: name).utf8), exclusive: true)
+        } catch {
+            throw IndexError.io("could not write the index stub \(temporary): \(error)")
         }
         return temporary
     }
@@ -127,12 +123,11 @@ public enum IndexLayout {
     /// Atomically points the stub at a generation: temporary stub, then rename() over the old one.
     static func swapStub(_ stubPath: String, toGeneration name: String) throws {
         let temporary = try writeTemporaryStub(forStub: stubPath, generation: name)
-        guard rename(temporary, stubPath) == 0 else {
-            let error = posixError("could not replace the index stub \(stubPath)")
-            unlink(temporary)
-            throw error
+        do {
+            try DurableFile.move(temporary, over: stubPath)
+        } catch {
+            throw IndexError.io("could not replace the index stub \(stubPath): \(error)")
         }
-        syncDirectory(containing: stubPath)
         makeFilesPrivate(forStub: stubPath)
     }
 
@@ -154,7 +149,7 @@ public enum IndexLayout {
                 try? FileManager.default.removeItem(atPath: generation)
                 return nil
             }
-            syncDirectory(containing: stubPath)
+            DurableFile.syncDirectory(containing: stubPath)
             return handle
         } catch {
             cx_writer_destroy(handle)
@@ -172,14 +167,6 @@ public enum IndexLayout {
         } catch {
             throw IndexError.io("could not create the directory \(path): \(error.localizedDescription)")
         }
-    }
-
-    /// Flushes a directory entry change (rename, link) to disk; failures only weaken durability.
-    private static func syncDirectory(containing path: String) {
-        let fd = Glibc.open((path as NSString).deletingLastPathComponent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { return }
-        fsync(fd)
-        close(fd)
     }
 
     /// An `.io` error with errno's description.

@@ -64,7 +64,7 @@ public struct LinkHandler {
             return LinkOutcome(sentence: "Started \(s.title).", session: s)
         case .session(let action, let id):
             let s = try store.transition(action, sessionID: id)
-            let minutes = Int(s.elapsed(at: store.clock()) / 60)
+            let minutes = Int(saturating: s.elapsed(at: store.clock()) / 60)
             let verb = ["pause": "Paused", "resume": "Resumed", "stop": "Stopped"][action.rawValue]!
             return LinkOutcome(sentence: "\(verb) \(s.title) at \(minutes) min.", session: s)
         case .review:

@@ -125,12 +125,12 @@ public struct IntentRunner {
             return r
         case .showHistory:
             let sessions = try store.sessions(limit: Int(a["limit"]!)!)
-            let minutes = Int(sessions.reduce(0) { $0 + $1.elapsed(at: store.clock()) } / 60)
+            let minutes = Int(saturating: sessions.reduce(0) { $0 + $1.elapsed(at: store.clock()) } / 60)
             var r = IntentResult(intent: name, sentence: sessions.isEmpty ? "No sessions yet."
                                  : "\(sessions.count) recent session\(sessions.count == 1 ? "" : "s"), \(minutes) minutes in all.")
             r.items = sessions.map { s in
                 ResultItem(kind: "session", id: s.id, title: s.title,
-                           detail: "\(ISODate.day(s.started)) · \(Int(s.elapsed(at: store.clock()) / 60)) min · \(s.state.rawValue)", url: nil)
+                           detail: "\(ISODate.day(s.started)) · \(Int(saturating: s.elapsed(at: store.clock()) / 60)) min · \(s.state.rawValue)", url: nil)
             }
             return r
         case .exportProgress:

@@ -86,7 +86,7 @@ public struct LearningAnalytics: Sendable, Codable, Equatable {
             days.append(DayRow(day: Self.dayString(d, calendar), minutes: Int((perDay[d] ?? 0) / 60)))
         }
         let inRangeDays = Set(inRange.map { calendar.startOfDay(for: $0.started) })
-        return LearningAnalytics(range: range, totalMinutes: Int(inRange.reduce(0) { $0 + $1.elapsed(at: now) } / 60),
+        return LearningAnalytics(range: range, totalMinutes: Int(saturating: inRange.reduce(0) { $0 + $1.elapsed(at: now) } / 60),
                                  sessionCount: inRange.count, studyDays: inRangeDays.count, streakDays: streak,
                                  longestStreakDays: longest, curricula: curricula, topics: topics, days: days)
     }

@@ -20,7 +20,7 @@ struct SessionCommand: ParsableCommand {
 
     /// Prints a session in one line.
     static func describe(_ s: Session, now: Date) -> String {
-        let secs = Int(s.elapsed(at: now))
+        let secs = Int(saturating: s.elapsed(at: now))
         let time = String(format: "%d:%02d:%02d", secs / 3600, secs / 60 % 60, secs % 60)
         let progress = s.progressTotal > 0 ? " · \(s.progressDone)/\(s.progressTotal) topics" : (s.kind == .capture ? " · \(s.progressDone) captured" : "")
         return "\(Terminal.safe(s.title)) — \(s.state.rawValue) · \(time)\(progress)  " + Terminal.styled(s.id, .id)

@@ -23,7 +23,7 @@ struct SyncNowCommand: ParsableCommand {
             print("This device (\(device)) wrote \(Format.count(exported, "change")); "
                   + "applied \(Format.count(report.applied, "change")) from \(Format.count(report.peers.count, "other device")).")
             if report.parked > 0 || report.skipped > 0 {
-                print("\(report.parked) kept for a newer Engram, \(report.skipped) skipped: `engram sync status` says why.")
+                print("\(report.parked) kept for later (a newer Engram's, or dated ahead), \(report.skipped) skipped: `engram sync status` says why.")
             }
             for s in handedOver { print("Handed “\(Terminal.safe(s.title))” over to another device, paused here.") }
             if case .resumed(let s)? = continued { print("Continuing here: " + SessionCommand.describe(s, now: library.store.clock())) }

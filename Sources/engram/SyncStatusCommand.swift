@@ -30,7 +30,9 @@ struct SyncStatusCommand: ParsableCommand {
             }
             print("This device: \(device)")
             print("Waiting to be written: \(Format.count(status.pending, "change"))")
-            if status.parked > 0 { print("Kept for a newer Engram: \(Format.count(status.parked, "change"))") }
+            if status.parked > 0 {
+                print("Kept for later: \(Format.count(status.parked, "change")) (from a newer Engram, or dated more than a day ahead of this device's clock and held until then)")
+            }
             if status.peers.isEmpty {
                 print("No other device seen yet.")
             } else {

@@ -1,3 +1,4 @@
+import EngramTestSupport
 import Foundation
 import Testing
 @testable import EngramCore

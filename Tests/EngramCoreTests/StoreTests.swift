@@ -1,3 +1,4 @@
+import EngramTestSupport
 import Foundation
 import GRDB
 import Testing

@@ -1,5 +1,6 @@
 import EngramCore
 import Feeds
+import EngramTestSupport
 import Foundation
 import Testing
 

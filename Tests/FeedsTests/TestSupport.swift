@@ -1,26 +1,8 @@
 import EngramCore
 import Feeds
+import EngramTestSupport
 import Foundation
 import GRDB
-
-/// A temporary folder removed when the value is released.
-final class TempDir: @unchecked Sendable {
-    let path: String
-    init() {
-        path = NSTemporaryDirectory() + "engram-feeds-test-" + UUID().uuidString
-        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-}
-
-/// A clock tests can move.
-final class TestClock: @unchecked Sendable {
-    private let lock = NSLock()
-    private var current: Date
-    init(_ start: Date) { current = start }
-    var now: Date { lock.lock(); defer { lock.unlock() }; return current }
-    func set(_ d: Date) { lock.lock(); current = d; lock.unlock() }
-}
 
 /// `2026-11-22T10:00:00Z`-style text to a date.
 func date(_ iso: String) -> Date { ISODate.parse(iso)! }

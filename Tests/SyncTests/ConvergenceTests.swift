@@ -1,3 +1,4 @@
+import EngramTestSupport
 import Foundation
 import GRDB
 import Testing
@@ -165,7 +166,8 @@ import Testing
 
     @Test func withSyncOffNothingIsRecorded() throws {
         let dir = TempDir()
-        let store = try Store(path: dir.path + "/engram.sqlite")
+        let clock = TestClock()  // the device's clock: a store on today's clock would be days "in the future" to it
+        let store = try Store(path: dir.path + "/engram.sqlite", clock: { clock.now })
         let m = try store.remember(MemoryDraft(content: "Not synced", tags: ["a"])).memory
         try store.reinforce(id: m.id, action: .open)
         let counts = try store.read { db in

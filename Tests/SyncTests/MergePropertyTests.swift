@@ -1,9 +1,12 @@
+import EngramTestSupport
 import Foundation
 import GRDB
 import Testing
 @testable import EngramCore
 
-/// The same set of operations, applied in any order, in any batches and with duplicates, gives the same store.
+/// The same set of operations, applied in any order, in any batches and with duplicates, gives the same store;
+/// so do lines a peer should not have written: two operations under one stamp, readings far in the future (held),
+/// clock readings with a sign (refused).
 @Suite struct MergePropertyTests {
     static let devices = ["aaaaaaaaaaaaaaaa", "bbbbbbbbbbbbbbbb", "cccccccccccccccc"]
     static let memories = ["m0", "m1", "m2", "m3"]
@@ -82,18 +85,59 @@ import Testing
                 ops.append(op(.count, .session, s, counter: "seconds", total: totals[key]))
             }
         }
+        // A peer that reuses a stamp: the same clock reading and device, other content.
+        for original in ops where Int.random(in: 0..<8, using: &rng) == 0 {
+            var twin = original
+            switch twin.op {
+            case .set where twin.f?["content"] != nil: twin.f?["content"] = .text("twin \(Int.random(in: 0...9, using: &rng))")
+            case .set where twin.f?["title"] != nil: twin.f?["title"] = .text("twin \(Int.random(in: 0...9, using: &rng))")
+            case .set: twin.f?["updated"] = date(&rng)
+            case .tag, .link: twin.add = !(twin.add ?? false)
+            case .count: twin.total = (twin.total ?? 0) + 1
+            case .forget: twin = SyncOperation(hlc: original.clock, dev: original.dev, op: .tag, e: .memory, item: original.item,
+                                               tag: "twin", add: true)
+            }
+            ops.append(twin)
+        }
+        // Readings more than a day ahead of the store's clock: held, in every order.
+        for original in ops where Int.random(in: 0..<12, using: &rng) == 0 {
+            var early = original
+            early.hlc = HybridClock(wall: HybridClock.milliseconds(now) + 2 * HybridClock.maxSkewMilliseconds, counter: 1).description
+            if early.f?["content"] != nil { early.f?["content"] = .text("from the future") }
+            ops.append(early)
+        }
         return ops
+    }
+
+    /// The stores' clock.
+    static let now = ISODate.parse("2026-11-22T12:00:00Z")!
+
+    /// The lines of `ops`, with a few copies whose clock reading carries a sign (and other content).
+    static func lines(_ ops: [SyncOperation], _ rng: inout SeededRNG) throws -> [String] {
+        var lines = try ops.map { try $0.line() }
+        for op in ops where Int.random(in: 0..<10, using: &rng) == 0 {
+            var signed = op
+            signed.hlc = "+" + op.hlc.dropFirst()
+            if signed.f?["content"] != nil { signed.f?["content"] = .text("signed") }
+            lines.append(try signed.line())
+        }
+        return lines
     }
 
     /// A store with sync on (opening one per case would make this test slow).
     static func makeStore(in dir: TempDir, name: String) throws -> Store {
-        let store = try Store(path: dir.path + "/\(name)/engram.sqlite", clock: { ISODate.parse("2026-11-22T12:00:00Z")! })
+        let store = try Store(path: dir.path + "/\(name)/engram.sqlite", clock: { MergePropertyTests.now })
         try SyncFolder(store: store, root: dir.path + "/\(name)-sync").enable()
         return store
     }
 
-    /// `store` emptied, then holding `ops` applied in batches of random sizes.
-    static func apply(_ ops: [SyncOperation], _ rng: inout SeededRNG, to store: Store) throws {
+    /// `store` emptied, then holding the operations `lines` hold, read as a peer's lines are and applied in batches
+    /// of random sizes.
+    static func apply(_ lines: [String], _ rng: inout SeededRNG, to store: Store) throws {
+        let ms = HybridClock.milliseconds(now)
+        let ops = lines.compactMap { line -> SyncOperation? in
+            if case .operation(let op) = SyncOperation.parse(Substring(line), now: ms) { op } else { nil }
+        }
         try store.write("empty") { db in
             for table in ["link", "session", "topic", "curriculum", "memory", "outbox", "syncField", "syncRevision", "syncTag",
                           "syncLink", "syncCounter", "syncTombstone"] {
@@ -117,7 +161,7 @@ import Testing
         let reference = try Self.makeStore(in: dir, name: "reference")
         let variants = try (0..<2).map { try Self.makeStore(in: dir, name: "variant\($0)") }
         for caseNumber in 0..<300 {
-            let ops = Self.randomOperations(&rng)
+            let ops = try Self.lines(Self.randomOperations(&rng), &rng)
             try Self.apply(ops, &rng, to: reference)
             let expected = try reference.syncCanonicalText()
             if try reference.memoryCount() > 0 { nonTrivial += 1 }
@@ -137,9 +181,9 @@ import Testing
     @Test func applyingTheSameOperationsAgainChangesNothing() throws {
         var rng = SeededRNG(seed: 7)
         let dir = TempDir()
-        let ops = (0..<10).flatMap { _ in Self.randomOperations(&rng) }
+        let ops = (0..<10).flatMap { _ in Self.randomOperations(&rng) }.filter { $0.clock.wall < 10_000 }
         let store = try Self.makeStore(in: dir, name: "once")
-        try Self.apply(ops, &rng, to: store)
+        try Self.apply(try ops.map { try $0.line() }, &rng, to: store)
         let before = try store.syncCanonicalText()
         let outbox = try store.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM outbox")! }
         try store.write("again") { db in _ = try SyncLog.applyRemote(db, ops, at: store.clock()) }

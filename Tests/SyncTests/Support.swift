@@ -1,25 +1,7 @@
+import EngramTestSupport
 import Foundation
 import GRDB
 @testable import EngramCore
-
-/// A temporary folder removed when the value is released.
-final class TempDir {
-    let path: String
-    init() {
-        path = NSTemporaryDirectory() + "engram-sync-test-" + UUID().uuidString
-        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-}
-
-/// A clock tests can move.
-final class TestClock: @unchecked Sendable {
-    private let lock = NSLock()
-    private var current: Date
-    init(_ start: Date = ISODate.parse("2026-11-22T10:00:00Z")!) { current = start }
-    var now: Date { lock.lock(); defer { lock.unlock() }; return current }
-    func advance(seconds: Double) { lock.lock(); current += seconds; lock.unlock() }
-}
 
 /// A small, seeded random number generator (SplitMix64), so a failing case can be replayed.
 struct SeededRNG: RandomNumberGenerator {
@@ -86,4 +68,15 @@ func converge(_ devices: [Device], rounds: Int = 2) throws {
         for a in devices { for b in devices where a !== b { try a.ship(to: b) } }
         for d in devices { try d.sync.syncNow() }
     }
+}
+
+/// Writes `text` to `path`, making its folder.
+func writeFile(_ text: String, to path: String) throws {
+    try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+    try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+}
+
+/// The messages `sync status` shows, newest first, one a line.
+func statusMessages(_ device: Device) throws -> String {
+    try device.store.syncStatus(messages: 100).messages.map(\.text).joined(separator: "\n")
 }

@@ -129,6 +129,8 @@ final class MemorySyncthing: SyncthingTransport, @unchecked Sendable {
         #expect(memory.folders.count == 1)
         let folder = try #require(memory.folders.first)
         #expect(folder["type"] as? String == "sendreceive" && folder["maxConflicts"] as? Int == Syncthing.maxConflicts)
+        // Syncthing's watcher on, scanning a second after a change (its default wait, 10 s, would delay every capture).
+        #expect(folder["fsWatcherEnabled"] as? Bool == true && folder["fsWatcherDelayS"] as? Int == 1)
         #expect((folder["devices"] as? [[String: Any]])?.compactMap { $0["deviceID"] as? String } == [memory.me])
     }
 

@@ -7,11 +7,13 @@ Each side has its own Syncthing (--home, GUI/REST and listen address on 127.0.0.
 local discovery, relays, NAT traversal, usage and crash reporting off; the other device introduced by id with an
 explicit address) and its own Engram data and config folders whose `[sync] folder` lies in that Syncthing's
 home. `engram sync setup` and `engram sync add-device` make the shared folder. Then, for each scenario (plain,
-a 10-minute clock skew on B, B killed mid-apply): both Syncthings are paused, seeded random concurrent operations
+a 10-minute clock skew on B, B's `sync now` killed mid-apply): both Syncthings are paused, seeded random concurrent operations
 run through the `engram` CLI on both sides, `engram sync now` on both, Syncthing resumes, the script waits until
 both folders are idle and complete, runs `engram sync now` until nothing new applies, and asserts: the same sync
 digest, the same search results, every edited value kept (current or in `show --history`), no conflict files,
-the forgotten text in neither store, index nor folder.
+the forgotten text in neither store, index nor folder. Last, with each side's `engram daemon` on its own
+private bus and no `sync now` nor scan at all: B's daemon is SIGKILLed in the middle of applying A's bulk import,
+restarted, and the two converge; then captures on A are timed until searchable on B.
 """
 import json, os, random, re, shutil, signal, socket, subprocess, sys, tempfile, time, urllib.request
 
@@ -59,6 +61,8 @@ class Side:
             f.write('[sync]\nfolder = "%s"\n' % self.folder)
         self.skew = None
         self.proc = None
+        self.bus = None      # this side's private session bus, made by start_daemon
+        self.daemon = None
 
     def st_env(self):
         env = {k: v for k, v in os.environ.items() if not k.startswith("ST")}
@@ -115,19 +119,118 @@ class Side:
             data = r.read()
             return json.loads(data) if data.strip() else None
 
-    def engram(self, *args, check=True, env=None):
+    def env(self, extra=None):
         e = {k: v for k, v in os.environ.items() if not k.startswith("ST")}
         e.update(HOME=self.home, ENGRAM_DATA_DIR=self.data, ENGRAM_CONFIG_DIR=self.config, ENGRAM_MODEL_DIR="none",
                  STHOMEDIR=self.st_home, XDG_RUNTIME_DIR=os.path.join(self.dir, "run"))
+        # Each side's own session bus once its daemon runs; before, none (nothing reaches the tester's bus).
         e.pop("DBUS_SESSION_BUS_ADDRESS", None)
+        if self.bus:
+            e["DBUS_SESSION_BUS_ADDRESS"] = self.bus
         os.makedirs(e["XDG_RUNTIME_DIR"], mode=0o700, exist_ok=True)
         if self.skew:
             e["ENGRAM_TEST_CLOCK_SKEW_S"] = str(self.skew)
-        e.update(env or {})
-        r = subprocess.run([ENGRAM] + list(args), capture_output=True, text=True, env=e, timeout=300)
+        e.update(extra or {})
+        return e
+
+    def engram(self, *args, check=True, env=None):
+        r = subprocess.run([ENGRAM] + list(args), capture_output=True, text=True, env=self.env(env), timeout=300)
         if check and r.returncode != 0:
             fail("%s: engram %s exited %d: %s" % (self.name, " ".join(args), r.returncode, r.stderr.strip()))
         return r
+
+
+def start_daemon(side, env=None):
+    """`engram daemon` on the side's own private session bus (made the first time), as a desktop session runs it."""
+    if not side.bus:
+        bus = subprocess.Popen(["dbus-daemon", "--session", "--nofork", "--print-address=1"], stdout=subprocess.PIPE,
+                               stderr=subprocess.DEVNULL,  # only its "failed to set fd limit" notice
+                               text=True, start_new_session=True)
+        PROCS.append(bus)
+        side.bus = bus.stdout.readline().strip()
+        if not side.bus:
+            fail("%s: dbus-daemon printed no address" % side.name)
+    log = open(os.path.join(side.dir, "daemon.log"), "a")
+    side.daemon = subprocess.Popen([ENGRAM, "daemon"], env=side.env(env), stdout=log, stderr=subprocess.STDOUT,
+                                   start_new_session=True)
+    PROCS.append(side.daemon)
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        r = subprocess.run(["gdbus", "call", "--session", "--dest", "org.freedesktop.DBus", "--object-path",
+                            "/org/freedesktop/DBus", "--method", "org.freedesktop.DBus.NameHasOwner", "org.engram.Engram"],
+                           capture_output=True, text=True, env=side.env())
+        if "true" in r.stdout:
+            return
+        if side.daemon.poll() is not None:
+            fail("%s's daemon exited %d at start (see %s/daemon.log)" % (side.name, side.daemon.returncode, side.dir))
+        time.sleep(0.2)
+    fail("%s's daemon did not take org.engram.Engram within 30 s" % side.name)
+
+
+def memory_total(side):
+    return json.loads(side.engram("stats", "--json").stdout)["total"]
+
+
+def daemons(a, b, rng):
+    """No `engram sync now` and no scans: each side's daemon and Syncthing's own watcher carry every change. B's
+    daemon is SIGKILLed in the middle of applying a bulk import of A's, restarted, and must converge; then the
+    latency from a capture on A to it being searchable on B."""
+    print("== daemons")
+    start_daemon(a)
+    b.rest("POST", "/rest/system/pause")  # B gets A's bulk log in one piece: more than one chunk to apply
+    start_daemon(b, {"ENGRAM_TEST_CRASH_AT": "sync-import-chunk"})
+    before = memory_total(b)
+    bulk = 3000  # the daemon applies 2,000 lines per transaction
+    a.engram("import", write_jsonl(a, "daemons-bulk", [
+        {"kind": "memory", "id": "bulk-%04d" % i, "content": "bulkword note %d about %s" % (i, rng.choice(["tuff", "scoria", "pumice"])),
+         "type": "note"} for i in range(bulk)]))
+    # A's daemon writes the import to A's log by itself.
+    deadline = time.time() + 60
+    while not any("bulk-%04d" % (bulk - 1) in open(os.path.join(d, f), errors="replace").read()
+                  for d, _, fs in os.walk(os.path.join(a.folder, "devices")) for f in fs if f.endswith(".jsonl")):
+        if time.time() > deadline:
+            fail("A's daemon did not write the import to its log within 60 s")
+        time.sleep(0.2)
+    b.rest("POST", "/rest/system/resume")
+    try:
+        rc = b.daemon.wait(timeout=120)
+    except subprocess.TimeoutExpired:
+        fail("B's daemon was not killed while applying A's import")
+    if rc != -signal.SIGKILL:
+        fail("B's daemon exited %d, not killed mid-apply (see %s/daemon.log)" % (rc, b.dir))
+    at_kill = memory_total(b) - before
+    if not 0 < at_kill < bulk:
+        fail("B's daemon was killed with %d of A's %d memories applied: not in the middle" % (at_kill, bulk))
+    start_daemon(b)
+    deadline = time.time() + 120
+    while True:
+        da, db = (s.engram("sync", "status", "--digest").stdout.strip() for s in (a, b))
+        if da == db and memory_total(b) == memory_total(a):
+            break
+        if time.time() > deadline:
+            fail("daemons: no convergence 120 s after B's daemon restarted: %s vs %s" % (da, db))
+        time.sleep(0.5)
+    if len(ids_of(b, "bulkword")) != 100 or ids_of(a, "bulkword") != ids_of(b, "bulkword"):
+        fail("daemons: searching A's import differs on B")
+    print("   B's daemon killed with %d of %d applied, restarted, converged: digest %s" % (at_kill, bulk, da))
+    took = []
+    for i in range(8):
+        word = "latency%dx%d" % (rng.randrange(10**6), i)
+        start = time.time()
+        a.engram("remember", "%s captured on a with both daemons" % word)
+        while not ids_of(b, word):
+            if time.time() - start > 60:
+                fail("daemons: a capture on A was not searchable on B after 60 s")
+            time.sleep(0.05)
+        took.append(time.time() - start)
+        time.sleep(rng.uniform(0.2, 1.0))
+    took.sort()
+    print("   capture on A to searchable on B, through both daemons and Syncthing's watcher (delay %ds): "
+          "%.2f s p50, %.2f s max, %d captures" % (1, took[len(took) // 2], took[-1], len(took)))
+    for s in (a, b):
+        s.daemon.send_signal(signal.SIGTERM)
+        if s.daemon.wait(timeout=30) != 0:
+            fail("%s's daemon did not stop cleanly on SIGTERM" % s.name)
 
 
 def cleanup():
@@ -323,7 +426,8 @@ def main():
         if s.id not in out:
             fail("sync setup did not print this device's id: " + out)
         folder = s.rest("GET", "/rest/config/folders/engram")
-        if folder["maxConflicts"] != 10 or folder["type"] != "sendreceive" or folder["path"] != s.folder:
+        if (folder["maxConflicts"] != 10 or folder["type"] != "sendreceive" or folder["path"] != s.folder
+                or not folder["fsWatcherEnabled"] or folder["fsWatcherDelayS"] != 1):
             fail("sync setup made %r" % folder)
         s.engram("sync", "add-device", other.id, "--name", other.name)
     # Setup again on a folder someone changed: versioning is warned about, maxConflicts put back.
@@ -340,6 +444,7 @@ def main():
     scenario("skew", a, b, rng)
     b.skew = None
     scenario("killed", a, b, rng, crash=True)
+    daemons(a, b, rng)
     listening_only_on_loopback((a, b))
     print("== what `engram sync status` shows on A at the end")
     print("   " + a.engram("sync", "status").stdout.strip().replace("\n", "\n   "))

@@ -214,6 +214,9 @@ extension Store {
                                link: Bool = true, progress: ((Int, Int) -> Void)? = nil) throws -> Int {
         var done = 0
         var written = 0
+        // A forgotten id stays forgotten: refuse the import before anything is written.
+        let forgotten = try read { db in try SyncLog.forgottenIDs(db, .memory, memories.map(\.id)) }
+        if !forgotten.isEmpty { throw SyncLog.forgotten(.memory, forgotten) }
         for start in stride(from: 0, to: memories.count, by: max(1, chunk)) {
             let slice = memories[start..<min(start + chunk, memories.count)]
             let now = clock()

@@ -9,16 +9,30 @@ import Foundation
 public struct HybridClock: Comparable, Sendable, Hashable, CustomStringConvertible {
     /// Milliseconds since 1970.
     public var wall: Int64
-    /// Events within the same `wall` millisecond.
+    /// Events within the same `wall` millisecond, below `counterLimit`.
     public var counter: Int
 
     /// How far ahead of the local wall clock a received reading may move the local clock: one day.
     public static let maxSkewMilliseconds: Int64 = 86_400_000
 
-    /// A reading.
+    /// Counters are written with six digits, so they stay below this; the event after `counterLimit - 1` within
+    /// one millisecond carries into the next millisecond (`wall + 1`, counter 0). The text form keeps its fixed
+    /// width, so text order (the order SQLite compares stamps in) stays the numeric order, and every existing log
+    /// reads as before.
+    public static let counterLimit = 1_000_000
+    /// The largest wall time the 15-digit text form holds (about the year 33658).
+    public static let wallLimit: Int64 = 999_999_999_999_999
+
+    /// A reading; a counter past `counterLimit` carries into the wall.
     public init(wall: Int64, counter: Int = 0) {
-        self.wall = wall
-        self.counter = counter
+        let carry = counter >= HybridClock.counterLimit ? Int64(counter / HybridClock.counterLimit) : 0
+        if carry == 0 {
+            (self.wall, self.counter) = (wall, counter)
+        } else if wall <= HybridClock.wallLimit - carry {
+            (self.wall, self.counter) = (wall + carry, counter % HybridClock.counterLimit)
+        } else {
+            (self.wall, self.counter) = (wall, HybridClock.counterLimit - 1)  // the end of time: saturate, never go back
+        }
     }
 
     /// The clock's zero.
@@ -33,17 +47,20 @@ public struct HybridClock: Comparable, Sendable, Hashable, CustomStringConvertib
         return String(repeating: "0", count: max(0, 15 - w.count)) + w + "." + String(repeating: "0", count: max(0, 6 - c.count)) + c
     }
 
-    /// Parses the text form; nil when it is not one.
+    /// Parses the text form; nil when it is not one (digits only: no sign, no spaces).
     public init?(_ text: String) {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 2, parts[0].count == 15, parts[1].count == 6,
-              let w = Int64(parts[0]), let c = Int(parts[1]), w >= 0, c >= 0 else { return nil }
+              parts[0].utf8.allSatisfy(HybridClock.isDigit), parts[1].utf8.allSatisfy(HybridClock.isDigit),
+              let w = Int64(parts[0]), let c = Int(parts[1]) else { return nil }
         self.init(wall: w, counter: c)
     }
 
+    static func isDigit(_ b: UInt8) -> Bool { b >= 48 && b <= 57 }
+
     /// The next reading for a local event at wall time `now` (milliseconds).
     public func tick(now: Int64) -> HybridClock {
-        now > wall ? HybridClock(wall: now) : HybridClock(wall: wall, counter: counter + 1)
+        now > wall ? HybridClock(wall: now) : HybridClock(wall: wall, counter: counter + 1)  // carries past the limit
     }
 
     /// The clock after receiving `remote` at wall time `now`, and whether `remote` was too far ahead to follow fully.
@@ -74,7 +91,6 @@ public enum SyncStamp {
 
 /// This device's identity in the sync folder: a random id made once and kept in the store's settings.
 public enum DeviceID {
-    static let alphabet = Set("0123456789abcdefghjkmnpqrstvwxyz")
     /// The length of every device id.
     public static let length = 16
 
@@ -82,5 +98,5 @@ public enum DeviceID {
     public static func make() -> String { Identifier.make(length: length) }
 
     /// Whether `text` has the shape of a device id (and so may name a folder under `devices/`).
-    public static func isValid(_ text: String) -> Bool { text.count == length && text.allSatisfy(alphabet.contains) }
+    public static func isValid(_ text: String) -> Bool { text.count == length && Identifier.isMade(text) }
 }

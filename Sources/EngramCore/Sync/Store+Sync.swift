@@ -22,7 +22,8 @@ public struct SyncStatus: Sendable {
     public var device: String?
     /// Operations recorded here and not yet written to the sync folder.
     public var pending: Int
-    /// Lines kept for a newer Engram.
+    /// Lines kept for later: from a newer Engram, or dated more than `HybridClock.maxSkewMilliseconds` ahead of
+    /// this device's clock (held until then).
     public var parked: Int
     public var peers: [Peer]
     /// The most recent messages, newest first.
@@ -121,9 +122,7 @@ extension Store {
 
     /// A short hash of `syncCanonicalText` (FNV-1a, 64 bits, hex).
     public func syncDigest() throws -> String {
-        var h: UInt64 = 0xcbf29ce484222325
-        for b in try syncCanonicalText().utf8 { h = (h ^ UInt64(b)) &* 0x100000001b3 }
-        let hex = String(h, radix: 16)
+        let hex = String(Identifier.fnv1a(try syncCanonicalText().utf8), radix: 16)
         return String(repeating: "0", count: 16 - hex.count) + hex
     }
 }

@@ -1,3 +1,6 @@
+import Foundation
+import GRDB
+
 /// The kinds of item sync carries, and how each table's columns merge.
 ///
 /// - `lww` columns: last writer wins by stamp; for `history` columns the values that lose are kept as revisions;
@@ -57,29 +60,40 @@ public enum SyncEntity: String, Codable, Sendable, CaseIterable {
     /// The column of counter `name`, or nil.
     func counter(named name: String) -> String? { counters[name] }
 
-    /// Whether `value` fits column `field` (type, nullability, allowed words), so a bad operation is refused
-    /// before it reaches a table.
+    /// The largest topic position and session progress count a peer may send (far past any real curriculum).
+    static let maxCount: Int64 = 1_000_000_000
+
+    /// Whether `text` is a date as the store keeps it, `YYYY-MM-DD HH:MM:SS.SSS` (UTC): read by the store's
+    /// parser (GRDB) and written back to the same text, so a row holding it always decodes.
+    static func isStoredDate(_ text: String) -> Bool {
+        guard text.utf8.count == 23, let instant = Timestamp.parse(text), Timestamp.storeText(instant) == text else { return false }
+        return Date.fromDatabaseValue(text.databaseValue) != nil
+    }
+
+    /// Whether `value` fits column `field` (type, nullability, allowed words, ranges, the limits local input
+    /// has), so a bad operation is refused before it reaches a table.
     func accepts(_ field: String, _ value: SyncValue) -> Bool {
         switch (field, value) {
         case ("context", .null), ("source", .null), ("curriculumID", .null), ("topicID", .null), ("resumed", .null), ("ended", .null):
             return true
         case ("curriculumID", .text(let t)), ("topicID", .text(let t)):
-            return !t.isEmpty && t.utf8.count <= 256
+            return Identifier.isValid(t)
         case ("created", .text(let t)), ("updated", .text(let t)), ("lastReinforced", .text(let t)), ("started", .text(let t)),
              ("resumed", .text(let t)), ("ended", .text(let t)):
-            return t.count == 23 && t.first?.isNumber == true  // "YYYY-MM-DD HH:MM:SS.SSS", as the store keeps dates
+            return SyncEntity.isStoredDate(t)
         case ("pinned", .integer(let i)), ("flagged", .integer(let i)), ("done", .integer(let i)):
             return i == 0 || i == 1
-        case ("position", .integer), ("progressDone", .integer), ("progressTotal", .integer):
-            return true
+        case ("position", .integer(let i)), ("progressDone", .integer(let i)), ("progressTotal", .integer(let i)):
+            return (0...SyncEntity.maxCount).contains(i)
         case ("type", .text(let t)):
             return self == .memory ? MemoryType(rawValue: t) != nil : false
         case ("kind", .text(let t)):
             return Session.Kind(rawValue: t) != nil
         case ("state", .text(let t)):
             return Session.State(rawValue: t) != nil
-        case ("content", .text), ("title", .text), ("description", .text), ("notes", .text), ("context", .text), ("source", .text):
-            return true
+        case ("content", .text(let t)), ("title", .text(let t)), ("description", .text(let t)), ("notes", .text(let t)),
+             ("context", .text(let t)), ("source", .text(let t)):
+            return SyncOperation.isText(t)
         default:
             return false
         }

@@ -1,6 +1,7 @@
 import Foundation
 
-/// Plain file operations on the sync folder: segment names, appends with fsync, atomic replacement.
+/// Plain file operations on the sync folder: segment names, appends with fsync, bounded reads (atomic replacement
+/// is `DurableFile`'s).
 ///
 /// Layout: `<folder>/devices/<device-id>/ops-<n>.jsonl`, one operation per newline-terminated line. Only the device
 /// named writes its folder, so a file sync (Syncthing) never sees two writers of one file.
@@ -41,9 +42,9 @@ enum SyncFiles {
         let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw EngramError.io("cannot open \(path) to append: \(String(cString: strerror(errno)))") }
         defer { close(fd) }
-        try writeAll(fd, data, path: path)
+        try DurableFile.writeAll(fd, data, path: path)
         guard fsync(fd) == 0 else { throw EngramError.io("cannot save \(path): \(String(cString: strerror(errno)))") }
-        if isNew { syncDirectory((path as NSString).deletingLastPathComponent) }
+        if isNew { DurableFile.syncDirectory(containing: path) }
     }
 
     /// Cuts an incomplete last line off `path` (an append a crash interrupted), so the next append starts a line
@@ -56,56 +57,25 @@ enum SyncFiles {
         }
     }
 
-    /// Replaces (or creates) `path` with `data` atomically: a temporary file, fsync, rename, fsync of the folder.
-    static func replace(_ path: String, with data: Data) throws {
-        let dir = (path as NSString).deletingLastPathComponent
-        let tmp = dir + "/.engram-" + (path as NSString).lastPathComponent + ".tmp"
-        let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw EngramError.io("cannot write \(tmp): \(String(cString: strerror(errno)))") }
-        do {
-            try writeAll(fd, data, path: tmp)
-            guard fsync(fd) == 0 else { throw EngramError.io("cannot save \(tmp): \(String(cString: strerror(errno)))") }
-            close(fd)
-        } catch {
-            close(fd)
-            unlink(tmp)
-            throw error
-        }
-        guard rename(tmp, path) == 0 else {
-            unlink(tmp)
-            throw EngramError.io("cannot rename \(tmp): \(String(cString: strerror(errno)))")
-        }
-        syncDirectory(dir)
-    }
-
-    static func writeAll(_ fd: Int32, _ data: Data, path: String) throws {
-        try data.withUnsafeBytes { buf in
-            var off = 0
-            while off < buf.count {
-                let n = write(fd, buf.baseAddress! + off, buf.count - off)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    throw EngramError.io("cannot write \(path): \(String(cString: strerror(errno)))")
-                }
-                off += n
-            }
-        }
-    }
-
-    static func syncDirectory(_ dir: String) {
-        let fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if fd >= 0 { _ = fsync(fd); close(fd) }
-    }
-
-    /// The bytes of `path` from `offset` on, or nil when it cannot be read.
-    static func read(_ path: String, from offset: Int) -> Data? {
+    /// The bytes of `path` from `offset` on (at most `limit` of them), or nil when it cannot be read.
+    static func read(_ path: String, from offset: Int, limit: Int = .max) -> Data? {
         guard let h = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? h.close() }
         do {
             try h.seek(toOffset: UInt64(offset))
-            return try h.readToEnd() ?? Data()
+            return try (limit == .max ? h.readToEnd() : h.read(upToCount: limit)) ?? Data()
         } catch {
             return nil
         }
+    }
+
+    /// The offset of the first newline in `path` at or after `offset`, read a megabyte at a time; nil when there is none.
+    static func newline(in path: String, from offset: Int) -> Int? {
+        var at = offset
+        while let data = read(path, from: at, limit: 1 << 20), !data.isEmpty {
+            if let nl = data.firstIndex(of: 0x0A) { return at + (nl - data.startIndex) }
+            at += data.count
+        }
+        return nil
     }
 }

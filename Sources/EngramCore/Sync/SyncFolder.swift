@@ -6,7 +6,7 @@ import Logging
 public struct SyncImportReport: Sendable, Equatable {
     /// Operations applied (duplicates included: applying again changes nothing).
     public var applied = 0
-    /// Lines kept for a newer Engram.
+    /// Lines kept for later: a newer Engram's, or dated more than a day ahead (held until then).
     public var parked = 0
     /// Lines skipped as corrupt or misplaced.
     public var skipped = 0
@@ -67,8 +67,8 @@ public struct SyncFolder: Sendable {
             let dir = devicesDirectory + "/" + device
             try EngramPaths.ensurePrivateDirectory(devicesDirectory)
             try EngramPaths.ensurePrivateDirectory(dir)
-            if try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [SyncLog.compactKey]) == "1" {
-                try compact(db, dir)
+            if try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [SyncLog.compactKey]) == "1",
+               try compact(db, dir, device: device) {
                 try db.execute(sql: "DELETE FROM setting WHERE key = ?", arguments: [SyncLog.compactKey])
             }
             let rows = try Row.fetchAll(db, sql: "SELECT seq, line FROM syncPending ORDER BY seq")
@@ -92,16 +92,25 @@ public struct SyncFolder: Sendable {
 
     /// Rewrites this device's segments as one new segment without the operations on forgotten items (their
     /// tombstones stay), then removes the old ones. Readers see a new file and read it from the start.
-    func compact(_ db: Database, _ dir: String) throws {
+    ///
+    /// Only this device's own lines are kept (a line of another device has no place in its folder). A segment
+    /// that cannot be read is left in place, with a message, and never removed: returns false then, so the next
+    /// export tries again.
+    func compact(_ db: Database, _ dir: String, device: String) throws -> Bool {
         let segments = SyncFiles.segments(in: dir)
-        guard let top = segments.last?.n else { return }
+        guard let top = segments.last?.n else { return true }
         var kept = Data()
         var dropped = 0
+        var unreadable: Set<String> = []
         var seen = Set<Data>()  // a line written twice (an export or compaction a crash interrupted) is kept once
         for seg in segments {
-            guard let data = SyncFiles.read(dir + "/" + seg.name, from: 0) else { continue }
+            guard let data = SyncFiles.read(dir + "/" + seg.name, from: 0) else {
+                unreadable.insert(seg.name)
+                try SyncLog.note(db, nil, "devices/\(device)/\(seg.name) (this device's log) could not be read, so it was left in place and not compacted; check its permissions, the next sync tries again", at: store.clock())
+                continue
+            }
             for line in data.split(separator: 0x0A, omittingEmptySubsequences: true) {
-                guard case .operation(let op) = SyncOperation.parse(Substring(decoding: line, as: UTF8.self)) else { dropped += 1; continue }
+                guard case .operation(let op) = SyncOperation.parse(Substring(decoding: line, as: UTF8.self)), op.dev == device else { dropped += 1; continue }
                 if op.op != .forget,
                    try SyncMerge.isBuried(db, op.e, op.item) || (op.op == .link && SyncMerge.isBuried(db, .memory, op.other ?? "")) {
                     dropped += 1
@@ -112,11 +121,12 @@ public struct SyncFolder: Sendable {
                 kept.append(0x0A)
             }
         }
-        guard dropped > 0 else { return }
-        try SyncFiles.replace(dir + "/" + SyncFiles.segmentName(top + 1), with: kept)
+        guard dropped > 0 else { return unreadable.isEmpty }
+        try DurableFile.replace(dir + "/" + SyncFiles.segmentName(top + 1), with: kept)
         try crashPoint?("sync-compact-written")
-        for seg in segments { unlink(dir + "/" + seg.name) }
-        SyncFiles.syncDirectory(dir)
+        for seg in segments where !unreadable.contains(seg.name) { unlink(dir + "/" + seg.name) }
+        DurableFile.syncDirectory(dir)
+        return unreadable.isEmpty
     }
 
     /// Reads every other device's log from where the last pass stopped and applies what is new.
@@ -124,7 +134,9 @@ public struct SyncFolder: Sendable {
     public func importPeers() throws -> SyncImportReport {
         var report = SyncImportReport()
         let me = try enable()
-        try retryParked(&report)
+        // Its forgets count in `report.forgotten`; it may also drop kept lines holding a forgotten item's text:
+        // the checkpoint below covers both.
+        let erased = try retryParked(&report)
         let fm = FileManager.default
         let names = ((try? fm.contentsOfDirectory(atPath: devicesDirectory)) ?? []).sorted()
         for name in names where name != me && !name.hasPrefix(".") {
@@ -152,7 +164,7 @@ public struct SyncFolder: Sendable {
                 }
             }
         }
-        if report.forgotten > 0 {
+        if report.forgotten > 0 || erased {
             // As a local forget does: the zeroed pages (secure_delete) into the file, the WAL's old copies emptied.
             _ = try? store.database.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
         }
@@ -165,6 +177,11 @@ public struct SyncFolder: Sendable {
 
     /// Lines read per transaction.
     static let chunkLines = 2000
+    /// The most bytes of a peer's file read at once, and so the longest line read: an operation carrying the
+    /// largest text (`Store.maxContentBytes`, every byte escaped in JSON) fits. A longer line is skipped.
+    static let defaultReadLimit = 32 * 1024 * 1024
+    /// `defaultReadLimit`, smaller in tests.
+    var readLimit = SyncFolder.defaultReadLimit
 
     func importFile(device: String, dir: String, file: String, into report: inout SyncImportReport) throws {
         let path = dir + "/" + file
@@ -173,9 +190,38 @@ public struct SyncFolder: Sendable {
         } ?? 0
         guard let size = SyncFiles.size(path) else { return }
         if size < offset { offset = 0 }  // rewritten (its device compacted it): read again, applying twice is harmless
-        guard size > offset, let data = SyncFiles.read(path, from: offset),
-              let lastNewline = data.lastIndex(of: 0x0A) else { return }
-        // Only complete lines: a line still being written (or copied) is left for the next pass.
+        // At most `readLimit` bytes at a time, so a huge file (or one endless line) never fills memory.
+        while let size = SyncFiles.size(path), size > offset,
+              let data = SyncFiles.read(path, from: offset, limit: readLimit) {
+            guard let lastNewline = data.lastIndex(of: 0x0A) else {
+                // Only complete lines: a line still being written (or copied) is left for the next pass...
+                guard data.count >= readLimit, let end = SyncFiles.newline(in: path, from: offset + data.count) else { return }
+                // ...unless it is longer than any operation: skipped whole, with a message.
+                let now = store.clock()
+                report.skipped += 1
+                try store.write("skip a peer's overlong line") { db in
+                    try SyncLog.note(db, device, "devices/\(device)/\(file) at byte \(offset): skipped, the line is \(end - offset) bytes, longer than any operation (\(readLimit) bytes at most)", at: now)
+                    try savePosition(db, device, file, end + 1)
+                }
+                offset = end + 1
+                continue
+            }
+            try applyLines(data[...lastNewline], at: offset, device: device, file: file, into: &report)
+            offset += lastNewline - data.startIndex + 1
+            if data.count < readLimit { return }
+        }
+    }
+
+    func savePosition(_ db: Database, _ device: String, _ file: String, _ end: Int) throws {
+        try db.execute(sql: """
+            INSERT INTO syncPeerFile(device, file, offset) VALUES (?, ?, ?)
+            ON CONFLICT(device, file) DO UPDATE SET offset = excluded.offset
+            """, arguments: [device, file, end])
+    }
+
+    /// Applies complete lines `data` (ending with a newline) read from `offset` of a peer's file, in chunks.
+    func applyLines(_ data: Data, at offset: Int, device: String, file: String, into report: inout SyncImportReport) throws {
+        guard let lastNewline = data.lastIndex(of: 0x0A) else { return }
         var lines: [(at: Int, bytes: Data)] = []
         var start = data.startIndex
         while start <= lastNewline, let nl = data[start...].firstIndex(of: 0x0A) {
@@ -183,6 +229,7 @@ public struct SyncFolder: Sendable {
             start = nl + 1
         }
         let now = store.clock()
+        let nowMs = HybridClock.milliseconds(now)
         for chunkStart in stride(from: 0, to: lines.count, by: Self.chunkLines) {
             let chunk = lines[chunkStart..<min(chunkStart + Self.chunkLines, lines.count)]
             let end = chunkStart + Self.chunkLines >= lines.count
@@ -194,7 +241,7 @@ public struct SyncFolder: Sendable {
                 for (at, bytes) in chunk where !bytes.isEmpty {
                     let text = String(decoding: bytes, as: UTF8.self)
                     let place = "devices/\(device)/\(file) at byte \(at)"
-                    switch SyncOperation.parse(Substring(text)) {
+                    switch SyncOperation.parse(Substring(text), now: nowMs) {
                     case .operation(let op):
                         if op.dev == device {
                             ops.append(op)
@@ -203,10 +250,9 @@ public struct SyncFolder: Sendable {
                             try SyncLog.note(db, device, "\(place): an operation of device \(op.dev) in device \(device)'s folder; ignored", at: now)
                         }
                     case .newer(let why):
-                        local.parked += 1
-                        try db.execute(sql: "INSERT OR IGNORE INTO syncParked(device, file, offset, line, reason) VALUES (?, ?, ?, ?, ?)",
-                                       arguments: [device, file, at, text, why])
-                        try SyncLog.note(db, device, "\(place): kept for later, \(why); update Engram on this device to apply it", at: now)
+                        try keep(db, text, device: device, file: file, at: at, why: why, "\(place): kept for later, \(why); update Engram on this device to apply it", &local)
+                    case .early(let why):
+                        try keep(db, text, device: device, file: file, at: at, why: why, "\(place): \(why)", &local)
                     case .corrupt(let why):
                         local.skipped += 1
                         try SyncLog.note(db, device, "\(place): skipped, \(why)", at: now)
@@ -215,10 +261,7 @@ public struct SyncFolder: Sendable {
                 for warning in try SyncLog.applyRemote(db, ops, at: now) { try SyncLog.note(db, device, warning, at: now) }
                 local.applied = ops.count
                 local.forgotten = ops.filter { $0.op == .forget }.count
-                try db.execute(sql: """
-                    INSERT INTO syncPeerFile(device, file, offset) VALUES (?, ?, ?)
-                    ON CONFLICT(device, file) DO UPDATE SET offset = excluded.offset
-                    """, arguments: [device, file, end])
+                try savePosition(db, device, file, end)
                 let isNew = try !(Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM syncPeer WHERE device = ?)", arguments: [device]) ?? false)
                 try db.execute(sql: """
                     INSERT INTO syncPeer(device, received, firstSeen, lastSeen) VALUES (?, ?, ?, ?)
@@ -234,21 +277,48 @@ public struct SyncFolder: Sendable {
         }
     }
 
-    /// Applies the kept lines this Engram now understands.
-    func retryParked(_ report: inout SyncImportReport) throws {
+    /// Keeps a line to apply later (`syncParked`), unless it is about an item forgotten here: it may hold its text.
+    func keep(_ db: Database, _ text: String, device: String, file: String, at: Int, why: String, _ message: String,
+              _ local: inout SyncImportReport) throws {
         let now = store.clock()
-        let applied = try store.write("apply kept changes") { db -> Int in
+        if try SyncOperation.names(text).contains(where: { try SyncMerge.isBuriedAnywhere(db, $0) }) {
+            local.skipped += 1
+            try SyncLog.note(db, device, "devices/\(device)/\(file) at byte \(at): skipped, it is about an item forgotten here", at: now)
+            return
+        }
+        local.parked += 1
+        try db.execute(sql: "INSERT OR IGNORE INTO syncParked(device, file, offset, line, reason) VALUES (?, ?, ?, ?, ?)",
+                       arguments: [device, file, at, text, why])
+        try SyncLog.note(db, device, message, at: now)
+    }
+
+    /// Applies the kept lines this Engram now understands and those whose time has come; drops those about a
+    /// forgotten item.
+    /// Returns whether it dropped a line about a forgotten item.
+    @discardableResult
+    func retryParked(_ report: inout SyncImportReport) throws -> Bool {
+        let now = store.clock()
+        let nowMs = HybridClock.milliseconds(now)
+        let (ops, erased) = try store.write("apply kept changes") { db -> ([SyncOperation], Bool) in
             var ops: [SyncOperation] = []
+            var erased = false
             for row in try Row.fetchAll(db, sql: "SELECT device, file, offset, line FROM syncParked") {
-                guard case .operation(let op) = SyncOperation.parse(Substring(row["line"] as String)), op.dev == row["device"] as String else { continue }
-                ops.append(op)
+                let line: String = row["line"]
+                let buried = try SyncOperation.names(line).contains { try SyncMerge.isBuriedAnywhere(db, $0) }
+                erased = erased || buried
+                if !buried {
+                    guard case .operation(let op) = SyncOperation.parse(Substring(line), now: nowMs), op.dev == row["device"] as String else { continue }
+                    ops.append(op)
+                }
                 try db.execute(sql: "DELETE FROM syncParked WHERE device = ? AND file = ? AND offset = ?",
                                arguments: [row["device"] as String, row["file"] as String, row["offset"] as Int])
             }
             _ = try SyncLog.applyRemote(db, ops, at: now)
-            return ops.count
+            return (ops, erased)
         }
-        report.applied += applied
+        report.applied += ops.count
+        report.forgotten += ops.filter { $0.op == .forget }.count
+        return erased
     }
 
     /// Records a message for `sync status` (once) and in the journal.

@@ -53,6 +53,11 @@ public enum SyncLog {
         mutating func emit(_ op: SyncOperation.Kind, _ e: SyncEntity, _ item: String, f: [String: SyncValue]? = nil,
                            tag: String? = nil, add: Bool? = nil, other: String? = nil, origin: String? = nil,
                            weight: Double? = nil, counter: String? = nil, total: Double? = nil) throws {
+            // A forgotten item stays forgotten: nothing about it (its text least of all) enters the log again.
+            if op != .forget {
+                if try SyncMerge.isBuried(db, e, item) { throw SyncLog.forgotten(e, [item]) }
+                if op == .link, let other, try SyncMerge.isBuried(db, .memory, other) { return }  // no link to it either
+            }
             clock = clock.tick(now: now)
             let operation = SyncOperation(hlc: clock, dev: device, op: op, e: e, item: item, f: f, tag: tag, add: add,
                                           other: other, origin: origin, weight: weight, counter: counter, total: total)
@@ -107,6 +112,17 @@ public enum SyncLog {
 
         /// Forgets an item.
         mutating func forget(_ e: SyncEntity, _ item: String) throws { try emit(.forget, e, item) }
+    }
+
+    /// The error for a write to items that were forgotten (here or on a synced device).
+    static func forgotten(_ e: SyncEntity, _ items: [String]) -> EngramError {
+        let list = items.prefix(5).joined(separator: ", ") + (items.count > 5 ? " and \(items.count - 5) more" : "")
+        return .invalidInput("\(e.rawValue) \(list) \(items.count == 1 ? "was" : "were") forgotten (here or on a synced device) and stay\(items.count == 1 ? "s" : "") forgotten; nothing was saved. To keep the text, store it as a new \(e.rawValue) (without its old id).")
+    }
+
+    /// The ids among `ids` of `e` that were forgotten.
+    static func forgottenIDs(_ db: Database, _ e: SyncEntity, _ ids: [String]) throws -> [String] {
+        try ids.filter { try SyncMerge.isBuried(db, e, $0) }
     }
 
     /// Turns sync on for this store (once): makes the device id and seeds operations for everything stored.

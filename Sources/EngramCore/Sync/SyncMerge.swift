@@ -97,9 +97,11 @@ enum SyncMerge {
             return
         }
         let currentStamp: String = current["stamp"]
-        if currentStamp == stamp { return }
-        if stamp > currentStamp {
-            if keep { try revise(db, e, item, field, current["value"] as DatabaseValue, stamp: currentStamp) }
+        let currentValue: DatabaseValue = current["value"]
+        if currentStamp == stamp && currentValue == value { return }
+        // Two values under one stamp (a peer that reused one): the greater by `order` wins, whichever came first.
+        if stamp > currentStamp || (stamp == currentStamp && order(value, currentValue)) {
+            if keep { try revise(db, e, item, field, currentValue, stamp: currentStamp) }
             try db.cachedStatement(sql: "UPDATE syncField SET value = ?, stamp = ? WHERE entity = ? AND item = ? AND field = ?")
                 .execute(arguments: [value, stamp, e.rawValue, item, field])
         } else if keep {
@@ -107,9 +109,49 @@ enum SyncMerge {
         }
     }
 
+    /// A total order on values, to break a tie between two values written under the same stamp: by SQLite type
+    /// (null, integer, real, text), then by value (text by its UTF-8 bytes).
+    static func order(_ a: DatabaseValue, _ b: DatabaseValue) -> Bool {
+        func rank(_ v: DatabaseValue) -> Int {
+            switch v.storage { case .null: 0; case .int64: 1; case .double: 2; case .string: 3; case .blob: 4 }
+        }
+        switch (a.storage, b.storage) {
+        case (.int64(let x), .int64(let y)): return x < y
+        case (.double(let x), .double(let y)): return x.isTotallyOrdered(belowOrEqualTo: y) && x != y
+        case (.string(let x), .string(let y)): return Array(x.utf8).lexicographicallyPrecedes(Array(y.utf8))
+        case (.blob(let x), .blob(let y)): return x.lexicographicallyPrecedes(y)
+        default: return rank(a) < rank(b)
+        }
+    }
+
+    /// Keeps a value that lost as the revision of the write `stamp`; of two values under one stamp, the greater
+    /// by `order` is kept, so the revisions are the same in any order.
     static func revise(_ db: Database, _ e: SyncEntity, _ item: String, _ field: String, _ value: DatabaseValue, stamp: String) throws {
-        try db.cachedStatement(sql: "INSERT OR IGNORE INTO syncRevision(entity, item, field, stamp, value) VALUES (?, ?, ?, ?, ?)")
+        let args: StatementArguments = [e.rawValue, item, field, stamp]
+        if let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT value FROM syncRevision WHERE entity = ? AND item = ? AND field = ? AND stamp = ?"),
+                                      arguments: args) {
+            guard order(row["value"] as DatabaseValue, value) else { return }
+            try db.cachedStatement(sql: "UPDATE syncRevision SET value = ? WHERE entity = ? AND item = ? AND field = ? AND stamp = ?")
+                .execute(arguments: [value] + args)
+            return
+        }
+        try db.cachedStatement(sql: "INSERT INTO syncRevision(entity, item, field, stamp, value) VALUES (?, ?, ?, ?, ?)")
             .execute(arguments: [e.rawValue, item, field, stamp, value])
+    }
+
+    /// Deletes the kept lines that name any of `items` (as `item` or `other`).
+    static func dropParked(_ db: Database, naming items: Set<String>) throws {
+        for row in try Row.fetchAll(db, sql: "SELECT device, file, offset, line FROM syncParked") {
+            guard SyncOperation.names(row["line"]).contains(where: items.contains) else { continue }
+            try db.execute(sql: "DELETE FROM syncParked WHERE device = ? AND file = ? AND offset = ?",
+                           arguments: [row["device"] as String, row["file"] as String, row["offset"] as Int])
+        }
+    }
+
+    /// Whether any item named `name` (of any kind) has been forgotten: a kept line of an unknown kind names no
+    /// entity this Engram knows.
+    static func isBuriedAnywhere(_ db: Database, _ name: String) throws -> Bool {
+        try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM syncTombstone WHERE item = ?)"), arguments: [name]) ?? false
     }
 
     /// Whether the item has been forgotten.
@@ -131,8 +173,9 @@ enum SyncMerge {
         try db.execute(sql: "DELETE FROM syncCounter WHERE entity = ? AND item = ?", arguments: args)
         try db.execute(sql: "DELETE FROM syncPending WHERE op <> 'forget' AND ((entity = ? AND item = ?) OR (? = 'memory' AND other = ?))",
                        arguments: [e.rawValue, item, e.rawValue, item])
-        // Lines kept for a newer Engram that name the item go too: they may hold its text.
-        try db.execute(sql: "DELETE FROM syncParked WHERE instr(line, ?) > 0", arguments: ["\"item\":\"\(item)\""])
+        // Lines kept for later (a newer Engram's, or held until their time) that name the item go too: they may
+        // hold its text. Read as JSON, not matched as text, so no spelling of the line escapes.
+        try dropParked(db, naming: [item])
         if e == .memory {
             try db.execute(sql: "DELETE FROM syncTag WHERE item = ?", arguments: [item])
             for pair in try Row.fetchAll(db, sql: "SELECT fromID, toID FROM syncLink WHERE fromID = ? OR toID = ?", arguments: [item, item]) {

@@ -64,25 +64,54 @@ public struct SyncOperation: Codable, Sendable, Equatable {
         return String(decoding: data, as: UTF8.self)
     }
 
-    /// Why this operation cannot be applied, or nil when it is well formed.
+    /// The largest running total a counter may carry (uses, or seconds: about 31 million years); a sum of a few
+    /// such totals still fits the store's columns.
+    public static let maxTotal = 1e15
+
+    /// Whether `text` passes the checks local input gets: no NUL (`TextInput.requireNoNUL`), at most
+    /// `Store.maxContentBytes`.
+    static func isText(_ text: String) -> Bool {
+        text.utf8.count <= Store.maxContentBytes && (try? TextInput.requireNoNUL(text, what: "")) != nil
+    }
+
+    /// At most `limit` characters of a peer's `text` for a message, control characters (NUL included, which would
+    /// cut the message short in SQLite) shown as `�`.
+    static func shown(_ text: String, _ limit: Int) -> String {
+        String(String.UnicodeScalarView(text.prefix(limit).unicodeScalars.map {
+            $0.properties.generalCategory == .control ? "\u{FFFD}" : $0
+        }))
+    }
+
+    /// Why this operation cannot be applied, or nil when it is well formed. Peers' operations get the checks
+    /// local input gets (ids, text, dates, ranges).
     public func problem() -> String? {
-        guard HybridClock(hlc) != nil else { return "its clock '\(hlc.prefix(40))' is not a clock reading" }
-        guard DeviceID.isValid(dev) else { return "its device '\(dev.prefix(40))' is not a device id" }
-        guard !item.isEmpty, item.utf8.count <= 256 else { return "it names no item" }
+        guard HybridClock(hlc) != nil else { return "its clock '\(SyncOperation.shown(hlc, 40))' is not a clock reading" }
+        guard DeviceID.isValid(dev) else { return "its device '\(SyncOperation.shown(dev, 40))' is not a device id" }
+        guard Identifier.isValid(item) else { return "its item id '\(SyncOperation.shown(item, 40))' is not an id (1–64 letters, digits, '-', '_' or '.')" }
         switch op {
         case .set:
             for (field, value) in f ?? [:] {
-                guard e.syncedFields.contains(field) else { return "it sets a field \(e.rawValue)s do not have ('\(field.prefix(40))')" }
+                guard e.syncedFields.contains(field) else { return "it sets a field \(e.rawValue)s do not have ('\(SyncOperation.shown(field, 40))')" }
                 guard e.accepts(field, value) else { return "its value for \(e.rawValue) field '\(field)' does not fit that field" }
             }
         case .tag:
             if e != .memory || (tag ?? "").isEmpty || add == nil { return "its tag change is incomplete" }
-            if let tag, TextInput.normalizeTag(tag) != tag { return "its tag '\(tag.prefix(40))' is not a tag as Engram writes them" }
+            if let tag, TextInput.normalizeTag(tag) != tag || tag.utf8.count > 256 || !SyncOperation.isText(tag) {
+                return "its tag '\(SyncOperation.shown(tag, 40))' is not a tag as Engram writes them"
+            }
         case .link:
             if e != .memory || (other ?? "").isEmpty || other == item || add == nil { return "its link change is incomplete" }
-            if let w = weight, !w.isFinite || w < 0 { return "its link weight is not a number of at least 0" }
-            if let o = origin, LinkOrigin(rawValue: o) == nil { return "its link origin '\(o.prefix(20))' is unknown" }
-        case .count: if e.counter(named: counter ?? "") == nil || !(total ?? -1).isFinite || (total ?? -1) < 0 { return "its counter is unknown or negative" }
+            if let o = other, !Identifier.isValid(o) { return "its linked id '\(SyncOperation.shown(o, 40))' is not an id" }
+            if let w = weight, !w.isFinite || w < 0 || w > 1_000_000 { return "its link weight is not a number from 0 to 1000000" }
+            if let o = origin, LinkOrigin(rawValue: o) == nil { return "its link origin '\(SyncOperation.shown(o, 20))' is unknown" }
+            for (field, value) in f ?? [:] {
+                guard field == "created", case .text(let t) = value, SyncEntity.isStoredDate(t) else {
+                    return "its link field '\(SyncOperation.shown(field, 40))' is not a creation date as the store keeps dates"
+                }
+            }
+        case .count:
+            if e.counter(named: counter ?? "") == nil || !(total ?? -1).isFinite || (total ?? -1) < 0 { return "its counter is unknown or negative" }
+            if let total, total > SyncOperation.maxTotal { return "its \(counter ?? "") total \(total) is out of range (at most \(SyncOperation.maxTotal))" }
         case .forget: break
         }
         return nil
@@ -102,11 +131,22 @@ public struct SyncOperation: Codable, Sendable, Equatable {
         case operation(SyncOperation)
         /// From a newer Engram (schema or kind unknown here): kept for later.
         case newer(String)
+        /// Dated more than `HybridClock.maxSkewMilliseconds` after `now`: held (kept) until its time comes, so a
+        /// peer whose clock runs years ahead cannot win every later edit.
+        case early(String)
         case corrupt(String)
     }
 
-    /// Reads one log line.
-    static func parse(_ line: Substring) -> Parsed {
+    /// The names of the items a line (of any schema) is about, `item` and `other`, read loosely; for dropping kept
+    /// lines about a forgotten item.
+    static func names(_ line: String) -> [String] {
+        struct Names: Decodable { var item: String?; var other: String? }
+        guard let n = try? JSONDecoder().decode(Names.self, from: Data(line.utf8)) else { return [] }
+        return [n.item, n.other].compactMap { $0 }
+    }
+
+    /// Reads one log line; with `now` (milliseconds), an operation dated more than a day after it is `early`.
+    static func parse(_ line: Substring, now: Int64? = nil) -> Parsed {
         let data = Data(line.utf8)
         let decoder = JSONDecoder()
         guard let version = try? decoder.decode(Version.self, from: data), let v = version.v else {
@@ -116,6 +156,10 @@ public struct SyncOperation: Codable, Sendable, Equatable {
         do {
             let op = try decoder.decode(SyncOperation.self, from: data)
             if let p = op.problem() { return .corrupt(p) }
+            if let now, op.clock.wall > now + HybridClock.maxSkewMilliseconds {
+                let date = Timestamp.iso(Double(op.clock.wall) / 1000)
+                return .early("it is dated \(date), more than a day in the future (is device \(op.dev)'s clock wrong?); held until then")
+            }
             return .operation(op)
         } catch DecodingError.dataCorrupted(let ctx) where ctx.debugDescription.contains("Cannot initialize") {
             return .newer("it names an operation kind or entity this Engram does not know")

@@ -77,8 +77,9 @@ enum SyncProjection {
         for (name, column) in e.counters {
             let totals = try Row.fetchAll(db.cachedStatement(sql: "SELECT device, total FROM syncCounter WHERE entity = ? AND item = ? AND counter = ? ORDER BY device"),
                                           arguments: [e.rawValue, item, name])
-            let sum = totals.reduce(0.0) { $0 + ($1[1] as Double) }
-            values[column] = e == .memory ? Int64(sum.rounded()).databaseValue : sum.databaseValue
+            // Saturating: a total a peer sent before totals were bounded must not stop every later projection.
+            let sum = min(totals.reduce(0.0) { $0 + ($1[1] as Double) }, SyncOperation.maxTotal * 1000)
+            values[column] = e == .memory ? Int64(saturating: sum.rounded()).databaseValue : sum.databaseValue
         }
         switch e {
         case .memory:

@@ -15,16 +15,16 @@ enum FeedPhrases {
     static func age(_ instant: Double, now: Double, calendar: LocalCalendar) -> String {
         let secs = max(0, now - instant)
         if secs < 60 { return "just now" }
-        if secs < 3600 { return "\(Int(secs / 60)) min ago" }
+        if secs < 3600 { return "\(Int(saturating: secs / 60)) min ago" }
         let days = calendar.dayNumber(now) - calendar.dayNumber(instant)
-        if days <= 0 { return "\(Int(secs / 3600)) h ago" }
+        if days <= 0 { return "\(Int(saturating: secs / 3600)) h ago" }
         if days == 1 { return "yesterday" }
         return "\(days) days ago"
     }
 
     /// "25m", "1h 05m" (bars); with `seconds`, "25:07" or "1:05:07".
     static func duration(_ seconds: Double, withSeconds: Bool = false) -> String {
-        let total = Int(max(0, seconds).rounded(.down))
+        let total = Int(saturating: max(0, seconds).rounded(.down))  // a peer's total may be absurd: no trap
         let h = total / 3600, m = (total % 3600) / 60, s = total % 60
         if withSeconds {
             return h > 0 ? "\(h):" + CivilDate.pad(m, 2) + ":" + CivilDate.pad(s, 2) : "\(m):" + CivilDate.pad(s, 2)

@@ -62,7 +62,7 @@ public struct MemoryDetail: Sendable, Equatable {
 
     /// Whole days before it fades (0 on its last day, negative once faded), or nil if pinned.
     func daysLeft(at now: Double) -> Int? {
-        expires.map { Int((($0 - now) / 86_400).rounded(.down)) }
+        expires.map { Int(saturating: (($0 - now) / 86_400).rounded(.down)) }
     }
 }
 

@@ -42,8 +42,12 @@ public struct FeedSession: Sendable, Equatable {
         accumulatedSeconds + (resumed.map { max(0, now - $0) } ?? 0)
     }
 
-    /// Progress as a whole percentage, 0 when there is nothing to count.
+    /// Progress as a whole percentage, 0 when there is nothing to count; any counts (a peer's, a corrupt row's)
+    /// give 0–100 without overflowing.
     public var percentage: Int {
-        progressTotal > 0 ? min(100, max(0, progressDone * 100 / progressTotal)) : 0
+        guard progressTotal > 0 else { return 0 }
+        let done = min(max(0, progressDone), progressTotal)
+        let (scaled, overflow) = done.multipliedReportingOverflow(by: 100)
+        return overflow ? Int(Double(done) / Double(progressTotal) * 100) : scaled / progressTotal
     }
 }

@@ -96,7 +96,7 @@ public struct JSONRenderer: FeedRenderer {
         return .object([
             ("id", .string(s.id)), ("kind", .string(s.kind.rawValue)), ("title", .string(s.title)),
             ("state", .string(s.state.rawValue)), ("started", .string(Timestamp.iso(s.started))),
-            ("elapsedSeconds", .int(Int(d.elapsed.rounded(.down)))),
+            ("elapsedSeconds", .int(Int(saturating: d.elapsed.rounded(.down)))),
             ("progressDone", .int(s.progressDone)), ("progressTotal", .int(s.progressTotal)), ("progress", .int(s.percentage)),
             ("curriculumID", .optional(s.curriculumID)), ("topicID", .optional(s.topicID)),
         ])

@@ -8,6 +8,9 @@ public struct Syncthing: Sendable {
     /// Set on the folder explicitly: a folder created without it got `maxConflicts=0`, and then the losing side of a
     /// conflict vanished without a copy. Engram's own files never conflict (each device writes only its own).
     public static let maxConflicts = 10
+    /// Seconds Syncthing's watcher gathers changes before it scans (its default, 10, comes on top of every capture's
+    /// way to the other machine; Engram's writes are small appends, so a short wait costs little).
+    public static let watcherDelaySeconds = 1
 
     /// How calls reach Syncthing.
     public let transport: any SyncthingTransport
@@ -59,7 +62,7 @@ public struct Syncthing: Sendable {
         return id
     }
 
-    /// Creates or updates the send-receive folder at `path` (the `[sync] folder`) with `maxConflicts` set.
+    /// Creates or updates the send-receive folder at `path` (the `[sync] folder`) with `maxConflicts` and the watcher set.
     public func setUp(path: String) throws -> Setup {
         let me = try deviceID()
         var folder = try engramFolder(path: path) ?? [:]
@@ -70,6 +73,8 @@ public struct Syncthing: Sendable {
         folder["path"] = path
         folder["type"] = "sendreceive"
         folder["maxConflicts"] = Self.maxConflicts
+        folder["fsWatcherEnabled"] = true
+        folder["fsWatcherDelayS"] = Self.watcherDelaySeconds
         folder["paused"] = false
         folder["devices"] = Self.adding(me, to: folder["devices"])
         try expect(send("PUT", "/rest/config/folders/" + Self.escaped(id), body: folder), "set up the folder")
