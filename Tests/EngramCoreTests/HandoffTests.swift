@@ -1,3 +1,4 @@
+import EngramTestSupport
 import Foundation
 import GRDB
 import Testing
@@ -47,7 +48,7 @@ import Testing
         try desktop.sync()
         #expect(try laptop.handoff.offers().isEmpty, "a device never offers its own activity")
 
-        clock.advance(days: 720.0 / 86_400)
+        clock.advance(seconds: 720.0)
         let offer = try #require(try desktop.handoff.offers().first)
         #expect(offer.kind == .session && offer.itemID == started.id)
         #expect(offer.text == "Swift Concurrency — Sendable, 12 min")
@@ -59,7 +60,7 @@ import Testing
         #expect(try desktop.handoff.offers().isEmpty, "an offer this device claimed is not offered again")
 
         // The laptop notices five seconds later: it pauses as of the claim, not as of now.
-        clock.advance(days: 5.0 / 86_400)
+        clock.advance(seconds: 5.0)
         let handed = try laptop.handoff.answerClaims()
         #expect(handed.first?.state == .paused)
         #expect(handed.first?.accumulatedSeconds == 720, "the origin's stretch ends at the claim: \(handed.first?.accumulatedSeconds ?? -1)")
@@ -70,7 +71,7 @@ import Testing
         #expect(here.state == .running && here.resumed == t0 + 720, "resumed as of the claim: no gap, no overlap")
         #expect(try desktop.handoff.pendingClaim() == nil)
 
-        clock.advance(days: 300.0 / 86_400)
+        clock.advance(seconds: 300.0)
         _ = try desktop.store.transition(.pause)
         try desktop.sync()
         try laptop.sync()
@@ -94,7 +95,7 @@ import Testing
         guard case .waiting = try desktop.handoff.claim(offer) else { Issue.record("expected to wait"); return }
 
         // The laptop stays offline past the window: the desktop gives up and leaves the session where it was.
-        clock.advance(days: 16 * 60.0 / 86_400)
+        clock.advance(seconds: 16 * 60.0)
         guard case .dropped(let why) = try desktop.handoff.completeClaim() else { Issue.record("the claim was not dropped"); return }
         #expect(why.contains("did not hand the session over within 15 min"))
         #expect(try desktop.handoff.pendingClaim() == nil)
@@ -141,12 +142,12 @@ import Testing
         #expect(try desktop.handoff.offers().first?.text == "<b>Bold</b> & \"quoted\" — Sendable, 0 min", "titles are kept literally")
 
         // A running session stays offered past the window (it is still running); a paused one does not.
-        clock.advance(days: 20 * 60.0 / 86_400)
+        clock.advance(seconds: 20 * 60.0)
         #expect(try desktop.handoff.offers().first?.minutes == 20)
         _ = try laptop.store.transition(.pause)
         #expect(try desktop.handoff.offers().first?.activity.session?.state == "paused")
         #expect(try laptop.handoff.offers().isEmpty, "a device never offers its own activity, paused either")
-        clock.advance(days: 16 * 60.0 / 86_400)
+        clock.advance(seconds: 16 * 60.0)
         #expect(try desktop.handoff.offers().isEmpty, "a paused activity older than the window is not offered")
 
         _ = try laptop.store.transition(.resume)
@@ -169,7 +170,7 @@ import Testing
         #expect(offer.kind == .memory && offer.itemID == m.id && offer.text == m.title)
         #expect(try desktop.handoff.offer("LAPTOP") == offer, "a device is named by its name in any case")
         #expect(throws: EngramError.self) { try desktop.handoff.claim(offer) }
-        clock.advance(days: 16 * 60.0 / 86_400)
+        clock.advance(seconds: 16 * 60.0)
         #expect(try desktop.handoff.offers().isEmpty)
     }
 
@@ -191,6 +192,6 @@ extension Handoff {
         let me = try #require(try ownDevice())
         let claim = HandoffClaim(device: me, origin: origin, session: session, claimed: date)
         try EngramPaths.ensurePrivateDirectory(devicesDirectory + "/" + me)
-        try SyncFiles.replace(file(me, HandoffClaim.fileName), with: try HandoffJSON.encoder.encode(claim))
+        try DurableFile.replace(file(me, HandoffClaim.fileName), with: try HandoffJSON.encoder.encode(claim))
     }
 }

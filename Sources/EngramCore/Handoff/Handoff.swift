@@ -80,7 +80,7 @@ public struct Handoff: Sendable {
         a.deviceName = deviceName
         try EngramPaths.ensurePrivateDirectory(devicesDirectory)
         try EngramPaths.ensurePrivateDirectory(devicesDirectory + "/" + a.device)
-        try SyncFiles.replace(file(a.device, HandoffActivity.fileName), with: try a.encoded())
+        try DurableFile.replace(file(a.device, HandoffActivity.fileName), with: try a.encoded())
     }
 
     // MARK: Offers
@@ -178,7 +178,7 @@ public struct Handoff: Sendable {
         }
         let claim = HandoffClaim(device: me, origin: offer.activity.device, session: s.id, claimed: store.clock())
         try EngramPaths.ensurePrivateDirectory(devicesDirectory + "/" + me)
-        try SyncFiles.replace(file(me, HandoffClaim.fileName), with: try HandoffJSON.encoder.encode(claim))
+        try DurableFile.replace(file(me, HandoffClaim.fileName), with: try HandoffJSON.encoder.encode(claim))
         return try completeClaim()
     }
 
