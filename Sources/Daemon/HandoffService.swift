@@ -51,28 +51,18 @@ final class HandoffService: Service, @unchecked Sendable {
     }
 
     func run() async throws {
-        let (wakes, wake) = AsyncStream.makeStream(of: Wake.self, bufferingPolicy: .unbounded)
+        let wakes = FolderWakes(queue: queue, interval: interval, check: Wake.check, buffering: .unbounded)
         let devices = handoff.root + "/devices"
-        let watch = FolderWatch(queue: queue) { wake.yield(.check) }
-        let ticker = Task {
-            while !Task.isCancelled {
-                try? await Task.sleep(for: interval)
-                wake.yield(.check)
-            }
-        }
-        let listener = Task { [server] in
-            guard let server else { return }
-            for await event in server.events() { wake.yield(.event(event)) }
-        }
+        if let server { wakes.feed { for await event in server.events() { wakes.yield(.event(event)) } } }
         let runner = Task {
-            wake.yield(.check)
-            for await w in wakes {
+            wakes.yield(.check)
+            for await w in wakes.stream {
                 switch w {
                 case .check:
                     let offers = await onQueue { () -> [Handoff.Offer] in
                         try? EngramPaths.ensurePrivateDirectory(devices)
-                        watch?.add(devices)
-                        _ = SyncService.files(devices, watch: watch)
+                        wakes.watch?.add(devices)
+                        _ = SyncService.files(devices, watch: wakes.watch)
                         self.answerAndComplete()
                         do { return try self.handoff.offers() } catch {
                             self.log.warning("cannot read the other devices' activities", metadata: ["error": "\(error)"])
@@ -81,16 +71,14 @@ final class HandoffService: Service, @unchecked Sendable {
                     }
                     await show(offers)
                 case .event(let event):
-                    if await handle(event) { wake.yield(.check) }
+                    if await handle(event) { wakes.yield(.check) }
                 }
             }
         }
         try? await gracefulShutdown()
-        ticker.cancel()
-        listener.cancel()
-        wake.finish()
+        wakes.finish()
         await runner.value
-        watch?.cancel()
+        wakes.cancelWatch()
         for s in shown.values { try? await server?.closeNotification(id: s.id) }
     }
 

@@ -27,35 +27,24 @@ struct SyncService: Service {
     private var root: String { library.config.syncFolder ?? "" }
 
     func run() async throws {
-        let (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-        let watch = FolderWatch(queue: queue) { wake.yield() }
-        let ticker = Task {
-            while !Task.isCancelled {
-                try? await Task.sleep(for: interval)
-                wake.yield()
-            }
-        }
+        let wakes = FolderWakes(queue: queue, interval: interval, check: (), buffering: .bufferingNewest(1))
         // This device's own changes go out as soon as they are stored, not at the next check.
         let changes = events.subscribe(to: [.committed, .storeChanged])
-        let listener = Task {
-            for await _ in changes { wake.yield() }
-        }
+        wakes.feed { for await _ in changes { wakes.yield(()) } }
         let runner = Task {
             var seen: [String: [Int64]] = [:]
-            wake.yield()
-            for await _ in wakes {
+            wakes.yield(())
+            for await _ in wakes.stream {
                 let before = seen
                 seen = await withCheckedContinuation { done in
-                    queue.async { done.resume(returning: self.pass(before, watch)) }
+                    queue.async { done.resume(returning: self.pass(before, wakes.watch)) }
                 }
             }
         }
         try? await gracefulShutdown()
-        ticker.cancel()
-        listener.cancel()
-        wake.finish()
+        wakes.finish()
         await runner.value
-        watch?.cancel()
+        wakes.cancelWatch()
     }
 
     /// One check: syncs when the folder's files differ from `seen` or changes wait; returns the files as left.
