@@ -125,7 +125,8 @@ let package = Package(
         .testTarget(name: "EngramTests", dependencies: ["EngramCore", "Indexer", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "IntentsTests", dependencies: ["Intents", "Indexer", "EngramCore"], resources: [.copy("Golden")]),
         .testTarget(name: "NotifierTests", dependencies: ["Notifier", "DBus", "EngramCore", "EngramTestSupport"]),
-        .testTarget(name: "DaemonTests", dependencies: ["Daemon", "DBus", "EngramCore", "Indexer", "Intents", "EngramTestSupport"]),
+        .testTarget(name: "DaemonTests", dependencies: ["Daemon", "DBus", "EngramCore", "Indexer", "Intents", "EngramTestSupport"],
+                    exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx17

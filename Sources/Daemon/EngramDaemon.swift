@@ -21,6 +21,7 @@ import ServiceLifecycle
 /// - `ChoresService`: delayed intents and do-not-disturb;
 /// - `LiveSessionHost`: the learning session's live notification;
 /// - `SyncService` (when `[sync] folder` is set): peers' changes from the sync folder in, this device's out;
+/// - `HandoffService` (likewise): other devices' activities offered as notifications, sessions moved between devices;
 /// - `StopRequests`: SIGTERM, SIGINT or the loss of the bus, which ends the group gracefully.
 /// The bus interfaces (`Engram1`, `SearchProvider2`, `KRunner1`) call `SearchService`, `AppActions` and
 /// `ResultActions`. A second instance finds the name taken, says so and exits with status 0.
@@ -183,6 +184,14 @@ public final class EngramDaemon: Sendable {
         if library.config.syncFolder != nil {
             services.append(.init(service: SyncService(library: library, keeper: keeper, events: events,
                                                        interval: testDelay("ENGRAM_TEST_SYNC_POLL_MS") ?? .seconds(5), log: log)))
+        }
+        if let handoff = library.handoff {
+            let notifications = library.config.disabledIntegrations.contains("notifications")
+                ? nil : try? DBusNotificationServer(connection: connection)
+            services.append(.init(service: HandoffService(
+                library: library, handoff: handoff, server: notifications,
+                interval: testDelay("ENGRAM_TEST_SYNC_POLL_MS") ?? .seconds(5), log: log,
+                showMemory: { [launcher, settings] id in if settings.open == .terminal { launcher.launch(.show(memoryID: id)) } })))
         }
         services.append(.init(service: StopRequests(connection: connection, log: log), successTerminationBehavior: .gracefullyShutdownGroup))
         var configuration = ServiceGroupConfiguration(services: services, logger: log)

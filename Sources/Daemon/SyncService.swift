@@ -8,8 +8,9 @@ import ServiceLifecycle
 
 /// Keeps this device in step with the sync folder while the daemon runs: when a peer's log grows (inotify on
 /// `devices/` and each device's folder, and a check every `interval` as a fallback) or this device has changes
-/// waiting (looked at after every commit or store change the daemon hears of), it runs what `engram sync now` runs, then has the keeper index what arrived and posts `.storeChanged`
-/// (the glance, search and feeds refresh). It does nothing until sync is on (`engram sync now` or `setup` once).
+/// waiting (looked at after every commit or store change the daemon hears of), it runs what `engram sync now`
+/// runs, then has the keeper index what arrived and posts `.storeChanged` (the glance, search and feeds refresh).
+/// It does nothing until sync is on (`engram sync now` or `setup` once).
 struct SyncService: Service {
     /// The collection synced; its `[sync] folder` is the folder watched (the daemon runs this service only when set).
     let library: Library
@@ -27,45 +28,36 @@ struct SyncService: Service {
     private var root: String { library.config.syncFolder ?? "" }
 
     func run() async throws {
-        let (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-        let watch = FolderWatch(queue: queue) { wake.yield() }
-        let ticker = Task {
-            while !Task.isCancelled {
-                try? await Task.sleep(for: interval)
-                wake.yield()
-            }
-        }
+        let wakes = FolderWakes(queue: queue, interval: interval, check: (), buffering: .bufferingNewest(1))
         // This device's own changes go out as soon as they are stored, not at the next check.
         let changes = events.subscribe(to: [.committed, .storeChanged])
-        let listener = Task {
-            for await _ in changes { wake.yield() }
-        }
+        wakes.feed { for await _ in changes { wakes.yield(()) } }
         let runner = Task {
             var seen: [String: [Int64]] = [:]
-            wake.yield()
-            for await _ in wakes {
+            wakes.yield(())
+            for await _ in wakes.stream {
                 let before = seen
                 seen = await withCheckedContinuation { done in
-                    queue.async { done.resume(returning: self.pass(before, watch)) }
+                    queue.async { done.resume(returning: self.pass(before, wakes.watch)) }
                 }
             }
         }
         try? await gracefulShutdown()
-        ticker.cancel()
-        listener.cancel()
-        wake.finish()
+        wakes.finish()
         await runner.value
-        watch?.cancel()
+        wakes.cancelWatch()
     }
 
-    /// One check: syncs when the folder's files differ from `seen` or changes wait; returns the files as they were
-    /// before the sync (a file that arrives while it applies differs from them, so the next check reads it).
+    /// One check: syncs when the folder's files differ from `seen` or changes wait; returns what the next check
+    /// compares with.
     private func pass(_ seen: [String: [Int64]], _ watch: FolderWatch?) -> [String: [Int64]] {
         let devices = root + "/devices"
         watch?.add(devices)
         let now = Self.files(devices, watch: watch)
+        var me = ""
         do {
-            guard try library.store.syncDevice() != nil else { return now }
+            guard let device = try library.store.syncDevice() else { return now }
+            me = device + "/"
             let waiting = try library.store.syncStatus(messages: 0).pending
             guard now != seen || waiting > 0 else { return seen }
             var folder = SyncFolder(store: library.store, root: root)
@@ -82,7 +74,10 @@ struct SyncService: Service {
             log.warning("sync with the folder failed; trying again", metadata: ["folder": "\(root)", "error": "\(error)"])
             return seen  // the files still differ from what was last synced: the next check tries again
         }
-        return now
+        // This device's files as its export left them, the peers' as they were before the pass read them: a peer's
+        // log that grew while the pass ran (after its import read it) looks changed next time and is read then.
+        let after = Self.files(devices, watch: watch)
+        return after.filter { $0.key.hasPrefix(me) }.merging(now.filter { !$0.key.hasPrefix(me) }) { own, _ in own }
     }
 
     /// Each file under `devices/<id>/` with its size and change time (a grown log differs); watches each folder.

@@ -28,6 +28,7 @@ public final class Library: @unchecked Sendable {
         var storeClock = clock
         if let skew = Self.testClockSkew { storeClock = { clock().addingTimeInterval(skew) } }
         self.store = try Store(path: paths.storePath, clock: storeClock)
+        publishSessionChanges()
     }
 
     /// Sync tests set `ENGRAM_TEST_CLOCK_SKEW_S=600` to run this process's store clock that many seconds ahead (or

@@ -40,6 +40,7 @@ public struct LinkHandler {
         case .memory(let id):
             let m = try store.reinforce(id: id, action: .open, source: source)
             _ = try? library.applyPending()
+            try? library.handoff?.publish(memory: m)
             return LinkOutcome(sentence: "Opened “\(m.title)”.", memory: m)
         case .search(let q):
             let r = try library.search(q, for: .command())
@@ -73,6 +74,8 @@ public struct LinkHandler {
             let (s, ctx) = try store.statsInActiveContext(now: store.clock(), decay: library.config.decay)
             if ctx == "sleep" { return LinkOutcome(sentence: "The sleep context is on: nothing is shown.") }
             return LinkOutcome(sentence: "You have \(s.total) memories\(ctx.map { " in \($0)" } ?? ""), \(s.today) from today, and a \(s.streakDays)-day streak.")
+        case .handoff(let which):
+            return try continueHere(which)
         case .context(let name):
             try store.setSetting("context", name)
             return LinkOutcome(sentence: name.map { "Context set to \($0)." } ?? "Context cleared: everything is shown.")

@@ -11,7 +11,8 @@ struct OpenCommand: ParsableCommand {
         discussion: """
             engram://memory/ID, engram://search?q=…, engram://curriculum/ID, engram://topic/ID,
             engram://remember?text=…&type=…&tag=…, engram://session/start?curriculum=ID&topic=ID,
-            engram://session/pause|resume|stop[?id=…], engram://review, engram://stats, engram://context/NAME.
+            engram://session/pause|resume|stop[?id=…], engram://handoff/continue[?device=NAME|ID],
+            engram://review, engram://stats, engram://context/NAME.
             A malformed or unknown link is refused and nothing happens.
             """)
 

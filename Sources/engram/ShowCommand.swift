@@ -36,6 +36,7 @@ struct ShowCommand: ParsableCommand {
             if !peek {
                 memory = try store.reinforce(id: id, action: .open, source: "cli")
                 _ = try? IndexClient().makeSearchable(library)
+                try? library.handoff?.publish(memory: memory)  // your other devices offer to continue it
             }
             let decay = library.config.decay
             let now = store.clock()

@@ -10,15 +10,6 @@ import Testing
 @Suite(.serialized) struct LiveSessionHostTests {
     typealias D = DaemonFixture
 
-    /// One `Notify` call as the mock logged it.
-    struct Notified {
-        var replacesID: UInt32
-        var summary: String
-        var body: String
-        var actions: [String]
-        var tag: String?
-    }
-
     /// A daemon started by activation, with python-dbusmock's notification server beside it on the bus.
     func withDaemonAndServer(_ body: (DaemonFixture) async throws -> Void) async throws {
         try await withDaemon(samples: false) { d in
@@ -33,18 +24,7 @@ import Testing
     }
 
     /// Every Notify the mock received, oldest first.
-    func notified(_ d: DaemonFixture) throws -> [Notified] {
-        let reply = try d.callPeer("org.freedesktop.Notifications", "/org/freedesktop/Notifications",
-                                   "org.freedesktop.DBus.Mock", "GetMethodCalls", [.string("Notify")])
-        return (reply.first?.arrayValue ?? []).compactMap { call in
-            guard let args = call[1]?.arrayValue?.map(\.unwrapped), args.count == 8 else { return nil }
-            let actions = args[5].stringArrayValue ?? []
-            let tag = (args[6].dictionaryEntries ?? []).first { $0.key.stringValue == "x-dunst-stack-tag" }
-            return Notified(replacesID: args[1].uint32Value ?? 0, summary: args[3].stringValue ?? "", body: args[4].stringValue ?? "",
-                            actions: stride(from: 0, to: actions.count, by: 2).map { actions[$0] },
-                            tag: (tag?.value.variantValue ?? tag?.value)?.stringValue)
-        }
-    }
+    func notified(_ d: DaemonFixture) throws -> [DaemonFixture.Notified] { try d.notified() }
 
     @Test func followDefersToTheDaemonAndEachSessionGetsOneNotification() async throws {
         try await withDaemonAndServer { d in

@@ -13,6 +13,9 @@ public enum DeepLink: Sendable, Equatable {
     case review
     case stats
     case context(name: String?)
+    /// Continue here what another device is doing (its session or memory); `device` is a device id or name, or
+    /// the session's or memory's id; nil: the most recent activity.
+    case handoff(device: String?)
 
     /// What can be done to a running session.
     public enum SessionAction: String, Sendable, CaseIterable { case pause, resume, stop }
@@ -84,6 +87,10 @@ public enum DeepLink: Sendable, Equatable {
             guard let action = SessionAction(rawValue: segments[0]) else { throw bad("unknown session action '\(segments[0])'") }
             try allow(["id"])
             return .session(action: action, id: try validID("id"))
+        case "handoff":
+            guard segments == ["continue"] else { throw bad("expected engram://handoff/continue?device=ID") }
+            try allow(["device"])
+            return .handoff(device: try validID("device"))
         case "review": try none(); try allow([]); return .review
         case "stats": try none(); try allow([]); return .stats
         case "context":
@@ -91,7 +98,7 @@ public enum DeepLink: Sendable, Equatable {
             if segments.isEmpty || segments == [""] { return .context(name: nil) }
             return .context(name: try one())
         default:
-            throw bad("unknown kind '\(host)'; Engram links are memory, search, curriculum, topic, remember, session, review, stats and context")
+            throw bad("unknown kind '\(host)'; Engram links are memory, search, curriculum, topic, remember, session, handoff, review, stats and context")
         }
     }
 
@@ -114,6 +121,7 @@ public enum DeepLink: Sendable, Equatable {
         case .review: return "engram://review"
         case .stats: return "engram://stats"
         case .context(let n): return "engram://context" + (n.map { "/\($0)" } ?? "")
+        case .handoff(let d): return "engram://handoff/continue" + (d.map { "?device=\(enc($0))" } ?? "")
         }
     }
 }

@@ -45,7 +45,7 @@ extension Store {
     /// Starts a learning session on a curriculum (at `topicID`, or its first topic not done).
     public func startLearningSession(curriculumID: String, topicID: String? = nil) throws -> Session {
         let now = clock()
-        return try write("start the session") { db in
+        return changed(try write("start the session") { db in
             if let active = try Session.filter(Store.activeStates.contains(Session.Columns.state))
                 .filter(Session.Columns.kind == Session.Kind.learning.rawValue).fetchOne(db) {
                 throw EngramError.invalidInput("a learning session is already \(active.state.rawValue): “\(active.title)” (\(active.id)); stop or resume it first")
@@ -70,7 +70,7 @@ extension Store {
             try Store.log(db, .session, detail: "start \(s.id)", at: now)
             try SyncLog.record(db, at: now) { r in try r.session(s, secondsBefore: 0) }
             return s
-        }
+        })
     }
 
     /// Starts a capture session taking lines in process `host` (each captured line counts as progress).
@@ -87,11 +87,13 @@ extension Store {
     /// Applies `action` to the session `id` (or the active learning session); ending an ended session returns it unchanged.
     ///
     /// A capture cannot be paused or resumed, and only stopped here when its process has died (it is then
-    /// ended as interrupted); a running capture ends in its own process.
+    /// ended as interrupted); a running capture ends in its own process. `at` dates a pause or resume earlier than
+    /// now (a handoff pauses the origin, and resumes here, as of the moment the person chose to continue).
     @discardableResult
-    public func transition(_ action: DeepLink.SessionAction, sessionID: String? = nil) throws -> Session {
+    public func transition(_ action: DeepLink.SessionAction, sessionID: String? = nil, at when: Date? = nil) throws -> Session {
         let now = clock()
-        return try write("change the session") { db in
+        let at = min(when ?? now, now)
+        return changed(try write("change the session") { db in
             var s: Session
             if let id = sessionID {
                 guard let found = try Session.fetchOne(db, key: id) else { throw EngramError.notFound("no session with id '\(id)'") }
@@ -118,13 +120,13 @@ extension Store {
             }
             switch (action, s.state) {
             case (.pause, .running):
-                s.accumulatedSeconds = s.elapsed(at: now)
+                s.accumulatedSeconds = s.elapsed(at: at)
                 s.resumed = nil
                 s.state = .paused
             case (.pause, .paused), (.resume, .running):
                 return s
             case (.resume, .paused):
-                s.resumed = now
+                s.resumed = at
                 s.state = .running
             case (.stop, .running), (.stop, .paused):
                 Store.end(&s, .stopped, at: now)
@@ -138,14 +140,14 @@ extension Store {
             try Store.log(db, .session, detail: "\(action.rawValue) \(s.id)", at: now)
             try SyncLog.record(db, at: now) { r in try r.session(s, secondsBefore: secondsBefore) }
             return s
-        }
+        })
     }
 
     /// Marks the session's current topic done and moves to the next one; completes the session after the last.
     @discardableResult
     public func completeCurrentTopic(sessionID: String? = nil) throws -> Session {
         let now = clock()
-        return try write("advance the session") { db in
+        return changed(try write("advance the session") { db in
             let found = try sessionID.map { try Session.fetchOne(db, key: $0) }
                 ?? Session.filter(Session.Columns.kind == Session.Kind.learning.rawValue)
                     .filter(Store.activeStates.contains(Session.Columns.state))
@@ -175,7 +177,7 @@ extension Store {
             try s.update(db)
             try SyncLog.record(db, at: now) { r in try r.session(s, secondsBefore: secondsBefore) }
             return s
-        }
+        })
     }
 
     /// Records capture progress on a capture session.
@@ -196,7 +198,7 @@ extension Store {
     @discardableResult
     public func completeSession(id: String) throws -> Session {
         let now = clock()
-        return try write("complete the session") { db in
+        return changed(try write("complete the session") { db in
             guard var s = try Session.fetchOne(db, key: id) else { throw EngramError.notFound("no session with id '\(id)'") }
             guard s.isActive else { return s }
             let secondsBefore = s.accumulatedSeconds
@@ -204,7 +206,7 @@ extension Store {
             try s.update(db)
             try SyncLog.record(db, at: now) { r in try r.session(s, secondsBefore: secondsBefore) }
             return s
-        }
+        })
     }
 
     /// Ends, as interrupted, every active capture whose process is gone (killed, crashed, its machine

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 
 /// The source of truth: memories, links, curricula, sessions, activity and the index outbox, in SQLite.
 ///
@@ -12,6 +13,21 @@ public final class Store: Sendable {
     public let path: String
     /// The clock every timestamp comes from (tests pass a fixed one).
     public let clock: @Sendable () -> Date
+
+    /// Told of each change this process makes to a learning session (the handoff activity is published from here).
+    private let sessionObserver = Mutex<(@Sendable (Session) -> Void)?>(nil)
+
+    /// Calls `body` after each change this process makes to a learning session: start, pause, resume, stop, next
+    /// topic, completion. Changes arriving from peers through sync are not changes made here and are not reported.
+    public func observeSessionChanges(_ body: @escaping @Sendable (Session) -> Void) {
+        sessionObserver.withLock { $0 = body }
+    }
+
+    /// Reports a changed session to the observer (learning sessions only) and returns it.
+    func changed(_ s: Session) -> Session {
+        if s.kind == .learning, let observer = sessionObserver.withLock({ $0 }) { observer(s) }
+        return s
+    }
 
     /// The largest note accepted, in bytes of UTF-8.
     public static let maxContentBytes = 4 * 1024 * 1024

@@ -27,6 +27,8 @@ public struct EngramConfig: Sendable, Equatable {
     public var modelFile = "e5-small-q4.bin"
     /// The folder shared with the person's other devices (`[sync] folder`); nil: sync is off.
     public var syncFolder: String?
+    /// How long another device's activity is offered to continue here (`[sync] handoff_minutes`, 0: never).
+    public var handoffMinutes = 15.0
     /// The raw document, for sections other modules own (shortcuts, phrases).
     public var rawTOML: String = ""
 
@@ -101,6 +103,12 @@ public struct EngramConfig: Sendable, Equatable {
                 throw EngramError.config("\(origin): sync.folder must be a folder's full path (or start with ~/), such as \"~/Sync/engram\"")
             }
             c.syncFolder = folder
+        }
+        if let s = table["sync"]?.table, let v = s["handoff_minutes"] {
+            guard let m = number(v), m >= 0 else {
+                throw EngramError.config("\(origin): sync.handoff_minutes must be a number of minutes (0 turns handoff offers off)")
+            }
+            c.handoffMinutes = min(m, 24 * 60)
         }
         if let p = table["privacy"]?.table {
             for key in ["gnome", "krunner", "feeds", "notifications"] where p[key]?.bool == false {

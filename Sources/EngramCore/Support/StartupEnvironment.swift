@@ -33,8 +33,7 @@ public enum StartupEnvironment {
     /// them: `engram-PID-HOST-PROGRAM-SEQUENCE_TIMEtimestamp`. Nil for timestamp 0, which means "unknown".
     public static func startupID(program: String, timestamp: UInt32) -> String? {
         guard timestamp != 0 else { return nil }
-        var host = [CChar](repeating: 0, count: 256)
-        let hostname = gethostname(&host, host.count - 1) == 0 ? String(cString: host) : "localhost"
+        let hostname = HostName.current ?? "localhost"
         let name = (program as NSString).lastPathComponent
         let n = sequence.add(1, ordering: .relaxed).newValue
         return "engram-\(getpid())-\(safe(hostname))-\(safe(name))-\(n)_TIME\(timestamp)"
