@@ -174,6 +174,35 @@ import Testing
         #expect(try desktop.handoff.offers().isEmpty)
     }
 
+    /// Forgetting a memory erases it from the activity that published it, on the device that opened it and when
+    /// the forget comes from the other device.
+    @Test func aForgottenMemoryLeavesNoTitleInTheActivityFile() throws {
+        let clock = TestClock()
+        let (dir, laptop, desktop) = try pair(clock)
+        defer { withExtendedLifetime(dir) {} }
+        let activity = { (d: Device) throws -> String in
+            try String(contentsOfFile: dir.path + "/shared/devices/\(try d.id)/" + HandoffActivity.fileName, encoding: .utf8)
+        }
+        let here = try laptop.store.remember(MemoryDraft(content: "The vault code is 4512, behind the clock", type: .note, tags: [])).memory
+        try laptop.handoff.publish(memory: here)
+        #expect(try activity(laptop).contains("vault code"))
+        _ = try laptop.store.forget(id: here.id)
+        try laptop.sync()
+        let laptopText = try activity(laptop)
+        #expect(!laptopText.contains("vault code"), "\(laptopText)")
+
+        let there = try laptop.store.remember(MemoryDraft(content: "Aunt Mae's pin is 0937", type: .note, tags: [])).memory
+        try laptop.sync()
+        try desktop.sync()
+        try desktop.handoff.publish(memory: try #require(try desktop.store.memory(id: there.id)))
+        #expect(try activity(desktop).contains("Aunt Mae"))
+        _ = try laptop.store.forget(id: there.id)
+        try laptop.sync()
+        try desktop.sync()
+        let desktopText = try activity(desktop)
+        #expect(!desktopText.contains("Aunt Mae"), "the forget came from the laptop: \(desktopText)")
+    }
+
     @Test func configuredWindowAndLink() throws {
         #expect(try EngramConfig.parse("[sync]\nhandoff_minutes = 5\n").handoffMinutes == 5)
         #expect(try EngramConfig.parse("").handoffMinutes == 15)

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 
 /// Handoff between the person's devices through the sync folder: each device publishes what it is doing
 /// (`HandoffActivity`), the others offer to continue it, and continuing a session moves it without counting
@@ -70,6 +71,17 @@ public struct Handoff: Sendable {
         var a = ownActivity(me) ?? HandoffActivity(device: me, deviceName: deviceName, written: now)
         a.memory = .init(id: m.id, title: m.title, opened: now)
         try write(a, at: now)
+    }
+
+    /// Takes a forgotten memory (here or on a peer) out of this device's published activity, as compaction takes
+    /// it out of the device's log: forgetting leaves the title in no file of the sync folder.
+    static func dropForgottenMemory(_ db: Database, activityIn dir: String, device: String) throws {
+        let path = dir + "/" + HandoffActivity.fileName
+        guard var a = HandoffActivity.read(path, device: device), let m = a.memory,
+              try !(Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM memory WHERE id = ?)", arguments: [m.id]) ?? false)
+        else { return }
+        a.memory = nil
+        try DurableFile.replace(path, with: try a.encoded())
     }
 
     func ownActivity(_ me: String) -> HandoffActivity? { HandoffActivity.read(file(me, HandoffActivity.fileName), device: me) }

@@ -69,6 +69,7 @@ public struct SyncFolder: Sendable {
             try EngramPaths.ensurePrivateDirectory(dir)
             if try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [SyncLog.compactKey]) == "1",
                try compact(db, dir, device: device) {
+                try Handoff.dropForgottenMemory(db, activityIn: dir, device: device)
                 try db.execute(sql: "DELETE FROM setting WHERE key = ?", arguments: [SyncLog.compactKey])
             }
             let rows = try Row.fetchAll(db, sql: "SELECT seq, line FROM syncPending ORDER BY seq")
