@@ -1,5 +1,6 @@
 import DBus
 import EngramCore
+import EngramTestSupport
 import Foundation
 import Testing
 @testable import Notifier

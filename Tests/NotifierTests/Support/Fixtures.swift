@@ -1,16 +1,7 @@
 import EngramCore
+import EngramTestSupport
 import Foundation
 @testable import Notifier
-
-/// A temporary folder removed when the value is released.
-final class TempDir: @unchecked Sendable {
-    let path: String
-    init() {
-        path = NSTemporaryDirectory() + "engram-notifier-test-" + UUID().uuidString
-        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-}
 
 /// A store with one curriculum, “Rust”, of `topics` topics (the first one done).
 func makeStore(_ dir: TempDir, topics: Int = 8, title: String = "Rust") throws -> Store {
