@@ -26,8 +26,9 @@ packages=(
   git binutils gcc libc6-dev libstdc++-12-dev libcurl4 libxml2 libsqlite3-0 libncurses6 libuuid1 zlib1g tzdata
   # run and test: Xapian's own tools, the bus, D-Bus peers and validators
   python3-pip xapian-tools dbus-daemon dbus-bin libglib2.0-bin python3-dbusmock python3-dbus python3-xapian desktop-file-utils graphviz python3-gi
-  # sync between devices: two real Syncthings on loopback (make test-sync); ss lists what they listen on
-  syncthing iproute2
+  # sync between devices: two real Syncthings on loopback (make test-sync); ss lists what they listen on, ps
+  # their process groups
+  syncthing iproute2 procps
   # the shells whose completion scripts the tests parse (`zsh -n`, `fish -n`)
   zsh fish
   # the icon themes the desktop search icons are checked against (GNOME's Adwaita, the hicolor fallback)

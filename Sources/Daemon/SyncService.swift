@@ -58,8 +58,10 @@ struct SyncService: Service {
         do {
             guard let device = try library.store.syncDevice() else { return now }
             me = device + "/"
-            let waiting = try library.store.syncStatus(messages: 0).pending
-            guard now != seen || waiting > 0 else { return seen }
+            let status = try library.store.syncStatus(messages: 0)
+            // Kept lines (held until a peer's clock comes round, or from a newer Engram) are retried at each check,
+            // even when nothing else changed.
+            guard now != seen || status.pending > 0 || status.parked > 0 else { return seen }
             var folder = SyncFolder(store: library.store, root: root)
             folder.crashPoint = Library.crashHook
             let (exported, report) = try folder.syncNow()

@@ -157,6 +157,80 @@ import Testing
         #expect(try laptop.store.session(id: s.id)?.state == .stopped)
     }
 
+    /// Another machine's file is input: absurd numbers, ids that are not ids, control characters, a huge file, a
+    /// clock far ahead. None of it traps, reaches a notification raw, or keeps an offer up.
+    @Test func hostileActivityFilesAreRefusedOrShownSafely() throws {
+        let clock = TestClock()
+        let (dir, laptop, desktop) = try pair(clock)
+        defer { withExtendedLifetime(dir) {} }
+        let started = try laptop.store.startLearningSession(curriculumID: "swift")
+        try laptop.sync()
+        try desktop.sync()
+        let path = dir.path + "/shared/devices/\(try laptop.id)/" + HandoffActivity.fileName
+        let stamp = { (d: Date) in ISO8601DateFormatter.string(from: d, timeZone: .gmt, formatOptions: HandoffJSON.options) }
+        func activity(name: String = "laptop", id: String = started.id, elapsed: String = "60", written: Date? = nil) -> String {
+            #"{"device":"\#(try! laptop.id)","deviceName":"\#(name)","written":"\#(stamp(written ?? clock.now))","#
+                + #""session":{"id":"\#(id)","curriculum":"Swift","state":"running","elapsedSeconds":\#(elapsed)},"version":1}"#
+        }
+        func offers(_ text: String) throws -> [Handoff.Offer] {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+            return try desktop.handoff.offers()
+        }
+        #expect(try offers(activity()).first?.minutes == 1, "the well-formed file is offered")
+        #expect(try offers(activity(elapsed: "1e300")).isEmpty, "a time no one studied is refused, not trapped on")
+        #expect(try offers(activity(elapsed: "-5")).isEmpty)
+        #expect(try offers(activity(id: "../../etc")).isEmpty, "a session id that is not an id")
+        #expect(try offers(activity(written: clock.now + 86_400)).isEmpty, "a clock a day ahead keeps no offer up")
+        #expect(try offers("{not json").isEmpty)
+        #expect(try offers(activity() + String(repeating: " ", count: 70_000)).isEmpty, "a file over 64 KB is not read")
+        let name = try #require(try offers(activity(name: #"lap\u0000top\u001b[31m <b>x</b>"#)).first).activity.deviceName
+        #expect(name == "lap\u{FFFD}top\u{FFFD}[31m <b>x</b>", "control characters shown as U+FFFD, markup left to each sink: \(name)")
+        #expect(!name.unicodeScalars.contains { $0.value < 0x20 })
+    }
+
+    /// Two devices claim the session at once: the origin hands it to one; the other drops its claim instead of
+    /// resuming too. And when the person pauses on the origin itself after a claim (its daemon off), the device
+    /// continuing starts from now, not from the claim: no stretch is counted on both.
+    @Test func twoClaimsAndAPauseAtTheOriginNeverCountTwice() throws {
+        let clock = TestClock()
+        let (dir, laptop, desktop) = try pair(clock)
+        defer { withExtendedLifetime(dir) {} }
+        let tablet = try Device(dir, "tablet", root: dir.path + "/shared", clock: clock)
+        let s = try laptop.store.startLearningSession(curriculumID: "swift")
+        for d in [laptop, desktop, tablet] { try d.sync() }
+        clock.advance(seconds: 60)
+        guard case .waiting = try desktop.handoff.claim(try desktop.handoff.offer(nil)),
+              case .waiting = try tablet.handoff.claim(try tablet.handoff.offer(nil)) else { Issue.record("expected both to wait"); return }
+        #expect(try laptop.handoff.answerClaims().count == 1)
+        try laptop.sync()
+        for d in [desktop, tablet] { try d.sync() }
+        let results = [try desktop.handoff.completeClaim(), try tablet.handoff.completeClaim()]
+        let resumed = results.filter { if case .resumed = $0 { return true } else { return false } }
+        let dropped = results.filter { if case .dropped(let why) = $0 { return why.contains("another device") } else { return false } }
+        #expect(resumed.count == 1 && dropped.count == 1, "\(results)")
+
+        // The pause at the origin came after the claim: the continuing device starts now.
+        let (dir2, a, b) = try pair(clock)
+        defer { withExtendedLifetime(dir2) {} }
+        let t = try a.store.startLearningSession(curriculumID: "swift")
+        try a.sync()
+        try b.sync()
+        clock.advance(seconds: 60)
+        guard case .waiting = try b.handoff.claim(try b.handoff.offer(nil)) else { Issue.record("expected to wait"); return }
+        let claimedAt = clock.now
+        clock.advance(seconds: 120)
+        _ = try a.store.transition(.pause)  // by hand: a's time runs to here, two minutes past the claim
+        try a.sync()
+        try b.sync()
+        guard case .resumed(let here) = try b.handoff.completeClaim() else { Issue.record("b did not continue"); return }
+        #expect(here.resumed == clock.now && here.resumed != claimedAt, "resumed at \(String(describing: here.resumed))")
+        clock.advance(seconds: 30)
+        _ = try b.store.transition(.stop)
+        try b.sync()
+        try a.sync()
+        #expect(try a.store.session(id: t.id)?.accumulatedSeconds == 210, "180 s on a, 30 s on b, none twice")
+    }
+
     @Test func aMemoryOpenedIsOfferedWithinTheWindow() throws {
         let clock = TestClock()
         let (dir, laptop, desktop) = try pair(clock)

@@ -141,14 +141,17 @@ public struct Handoff: Sendable {
         var out: [Offer] = []
         for device in ((try? FileManager.default.contentsOfDirectory(atPath: devicesDirectory)) ?? []).sorted()
         where device != me && DeviceID.isValid(device) {
-            guard let a = HandoffActivity.read(file(device, HandoffActivity.fileName), device: device) else { continue }
+            // A file dated ahead of this clock by more than the window is a clock gone wrong: never offered, so a
+            // peer's fast clock cannot keep an offer up for days.
+            guard let a = HandoffActivity.read(file(device, HandoffActivity.fileName), device: device),
+                  a.written.timeIntervalSince(now) <= window else { continue }
             let age = max(0, now.timeIntervalSince(a.written))
             if let s = a.session, s.handedTo == nil, s.state == "running" ? age <= Self.runningLimit : (s.state == "paused" && age <= window),
                claim?.session != s.id, !(mine?.session?.id == s.id && mine?.session?.state == "running"),
                try store.session(id: s.id)?.isActive ?? true {
-                out.append(Offer(activity: a, kind: .session, age: age, minutes: Int(a.elapsed(at: now) / 60)))
+                out.append(Offer(activity: a, kind: .session, age: age, minutes: Int(saturating: a.elapsed(at: now) / 60)))
             }
-            if let m = a.memory, now.timeIntervalSince(m.opened) <= window, try store.memory(id: m.id) != nil {
+            if let m = a.memory, abs(now.timeIntervalSince(m.opened)) <= window, try store.memory(id: m.id) != nil {
                 out.append(Offer(activity: a, kind: .memory, age: max(0, now.timeIntervalSince(m.opened)), minutes: 0))
             }
         }
@@ -220,10 +223,20 @@ public struct Handoff: Sendable {
             unlink(path)
             return .dropped("the session has ended (\(s.state.rawValue))")
         }
-        let origin = HandoffActivity.read(file(claim.origin, HandoffActivity.fileName), device: claim.origin)?.session
-        let originLetGo = origin.map { $0.id != claim.session || $0.state != "running" || $0.handedTo != nil } ?? false
-        guard originLetGo, s.state == .paused else { return .waiting(claim) }
-        let resumed = try store.transition(.resume, sessionID: s.id, at: claim.claimed)
+        // Only an origin that handed the session to this device paused it as of the claim: then this device's
+        // stretch starts there. Handed to another device (two claims at once): that one continues it. Paused there
+        // by the person instead (its daemon was off when the claim came): the origin counted up to that pause,
+        // which may be after the claim, so this device starts now — never a second counted twice.
+        guard let origin = HandoffActivity.read(file(claim.origin, HandoffActivity.fileName), device: claim.origin)?.session
+        else { return .waiting(claim) }
+        if origin.id == claim.session, let other = origin.handedTo, other != me {
+            unlink(path)
+            return .dropped("the session was continued on another device")
+        }
+        let handedHere = origin.id == claim.session && origin.handedTo == me
+        let letGo = handedHere || origin.id != claim.session || origin.state != "running"
+        guard letGo, s.state == .paused else { return .waiting(claim) }
+        let resumed = try store.transition(.resume, sessionID: s.id, at: handedHere ? claim.claimed : max(now, claim.claimed))
         unlink(path)
         return .resumed(resumed)
     }

@@ -83,11 +83,33 @@ public struct HandoffActivity: Codable, Sendable, Equatable {
     /// The file's bytes.
     public func encoded() throws -> Data { try HandoffJSON.encoder.encode(self) }
 
-    /// Reads a device's activity file; nil when it is missing, unreadable, of a newer format or names another
-    /// device than the folder it is in.
+    /// Reads a device's activity file; nil when it is missing, unreadable, of a newer format, names another
+    /// device than the folder it is in, or holds values no Engram writes (ids that are not ids, an unknown state,
+    /// a time studied that is not a number of seconds in range). Names and titles come from another machine: control
+    /// characters (NUL included, which D-Bus refuses) are shown as `�` and each is cut to `maxText` characters.
     public static func read(_ path: String, device: String) -> HandoffActivity? {
-        HandoffJSON.read(path).flatMap { (a: HandoffActivity) in a.version <= currentVersion && a.device == device ? a : nil }
+        guard var a: HandoffActivity = HandoffJSON.read(path), a.version <= currentVersion, a.device == device else { return nil }
+        if let s = a.session {
+            guard Identifier.isValid(s.id), ["running", "paused", "ended"].contains(s.state),
+                  s.elapsedSeconds.isFinite, (0...maxSeconds).contains(s.elapsedSeconds),
+                  s.handedTo.map(DeviceID.isValid) ?? true else { return nil }
+            a.session?.curriculum = shown(s.curriculum)
+            a.session?.topic = s.topic.map(shown)
+        }
+        if let m = a.memory {
+            guard Identifier.isValid(m.id) else { return nil }
+            a.memory?.title = shown(m.title)
+        }
+        a.deviceName = shown(a.deviceName)
+        return a
     }
+
+    /// The longest name or title kept from another device's file.
+    static let maxText = 200
+    /// The most seconds a session's time may say (about 31 years; more is not a time anyone studied).
+    static let maxSeconds = 1e9
+
+    static func shown(_ text: String) -> String { SyncOperation.shown(text, maxText) }
 }
 
 /// A device's request to continue another device's session (`devices/<id>/claim.json`, written by the device
@@ -114,9 +136,13 @@ public struct HandoffClaim: Codable, Sendable, Equatable {
         self.claimed = claimed
     }
 
-    /// Reads a device's claim file; nil when missing, unreadable or not that device's.
+    /// Reads a device's claim file; nil when missing, unreadable, not that device's, or naming an origin or a
+    /// session that is not an id.
     public static func read(_ path: String, device: String) -> HandoffClaim? {
-        HandoffJSON.read(path).flatMap { (c: HandoffClaim) in c.version <= HandoffActivity.currentVersion && c.device == device ? c : nil }
+        HandoffJSON.read(path).flatMap { (c: HandoffClaim) in
+            c.version <= HandoffActivity.currentVersion && c.device == device && DeviceID.isValid(c.origin)
+                && Identifier.isValid(c.session) ? c : nil
+        }
     }
 }
 
@@ -127,35 +153,33 @@ enum HandoffJSON {
 
     /// Decodes the file at `path`; nil when it is missing, too large or not valid.
     static func read<T: Decodable>(_ path: String) -> T? {
-        guard let data = FileManager.default.contents(atPath: path), data.count <= maxBytes else { return nil }
+        guard let data = SyncFiles.read(path, from: 0, limit: maxBytes + 1), data.count <= maxBytes else { return nil }
         return try? decoder.decode(T.self, from: data)
     }
 
-    static var encoder: JSONEncoder {
+    static let encoder: JSONEncoder = {
         let e = JSONEncoder()
         e.outputFormatting = [.sortedKeys, .prettyPrinted]
         e.dateEncodingStrategy = .custom { date, encoder in
             var c = encoder.singleValueContainer()
-            try c.encode(formatter.string(from: date))
+            try c.encode(ISO8601DateFormatter.string(from: date, timeZone: .gmt, formatOptions: options))
         }
         return e
-    }
+    }()
 
-    static var decoder: JSONDecoder {
+    static let decoder: JSONDecoder = {
         let d = JSONDecoder()
         d.dateDecodingStrategy = .custom { decoder in
             let text = try decoder.singleValueContainer().decode(String.self)
-            guard let date = formatter.date(from: text) else {
+            let f = ISO8601DateFormatter()
+            f.formatOptions = options
+            guard let date = f.date(from: text) else {
                 throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not an ISO 8601 date: \(text)"))
             }
             return date
         }
         return d
-    }
+    }()
 
-    static var formatter: ISO8601DateFormatter {
-        let f = ISO8601DateFormatter()
-        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return f
-    }
+    static let options: ISO8601DateFormatter.Options = [.withInternetDateTime, .withFractionalSeconds]
 }

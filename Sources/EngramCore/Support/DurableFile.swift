@@ -49,8 +49,10 @@ public enum DurableFile {
     /// Replaces (or creates) `path` with `data` atomically: a temporary file beside it, fsync, rename, fsync of
     /// the folder.
     public static func replace(_ path: String, with data: Data) throws {
-        let tmp = (path as NSString).deletingLastPathComponent + "/.engram-" + (path as NSString).lastPathComponent + ".tmp"
-        try create(tmp, with: data, exclusive: false)
+        // Per process and call: the CLI and the daemon may replace the same file at once.
+        let tmp = (path as NSString).deletingLastPathComponent + "/.engram-" + (path as NSString).lastPathComponent
+            + ".\(getpid()).\(UInt32.random(in: 0 ... .max)).tmp"
+        try create(tmp, with: data, exclusive: true)
         try move(tmp, over: path)
     }
 

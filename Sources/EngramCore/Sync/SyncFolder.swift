@@ -67,10 +67,11 @@ public struct SyncFolder: Sendable {
             let dir = devicesDirectory + "/" + device
             try EngramPaths.ensurePrivateDirectory(devicesDirectory)
             try EngramPaths.ensurePrivateDirectory(dir)
-            if try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [SyncLog.compactKey]) == "1",
-               try compact(db, dir, device: device) {
+            if try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [SyncLog.compactKey]) == "1" {
                 try Handoff.dropForgottenMemory(db, activityIn: dir, device: device)
-                try db.execute(sql: "DELETE FROM setting WHERE key = ?", arguments: [SyncLog.compactKey])
+                if try compact(db, dir, device: device) {
+                    try db.execute(sql: "DELETE FROM setting WHERE key = ?", arguments: [SyncLog.compactKey])
+                }
             }
             let rows = try Row.fetchAll(db, sql: "SELECT seq, line FROM syncPending ORDER BY seq")
             guard let last = rows.last?["seq"] as Int64? else { return 0 }
@@ -245,8 +246,13 @@ public struct SyncFolder: Sendable {
             try store.write("apply a peer's changes") { db in
                 var ops: [SyncOperation] = []
                 for (at, bytes) in chunk where !bytes.isEmpty {
-                    let text = String(decoding: bytes, as: UTF8.self)
                     let place = "devices/\(device)/\(file) at byte \(at)"
+                    // Not valid UTF-8: skipped whole, never applied with its bad bytes replaced.
+                    guard let text = String(validating: bytes, as: UTF8.self) else {
+                        local.skipped += 1
+                        try SyncLog.note(db, device, "\(place): skipped, not valid UTF-8 (byte \(TextInput.firstInvalidOffset(Data(bytes))) of the line)", at: now)
+                        continue
+                    }
                     switch SyncOperation.parse(Substring(text), now: nowMs) {
                     case .operation(let op):
                         if op.dev == device {

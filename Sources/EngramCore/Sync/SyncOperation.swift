@@ -170,11 +170,11 @@ public struct SyncOperation: Codable, Sendable, Equatable {
 
     static func describe(_ error: Error) -> String {
         switch error {
-        case DecodingError.keyNotFound(let key, _): return "no '\(key.stringValue)'"
+        case DecodingError.keyNotFound(let key, _): return "no '\(shown(key.stringValue, 40))'"
         case DecodingError.typeMismatch(_, let ctx), DecodingError.valueNotFound(_, let ctx):
-            return "wrong type at '\(ctx.codingPath.map(\.stringValue).joined(separator: "."))'"
-        case DecodingError.dataCorrupted(let ctx): return ctx.debugDescription
-        default: return "\(error)"
+            return "wrong type at '\(shown(ctx.codingPath.map(\.stringValue).joined(separator: "."), 80))'"
+        case DecodingError.dataCorrupted(let ctx): return shown(ctx.debugDescription, 200)
+        default: return shown("\(error)", 200)
         }
     }
 }
