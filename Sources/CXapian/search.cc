@@ -116,17 +116,24 @@ Xapian::Query blend_decay(const Xapian::Query &query, double now, double weight,
 }
 
 /// The hits of an mset, with snippets of `snippet_length` bytes for the first `snippet_count` of them (each is a
-/// pass over the text, stemming every word: the desktop shows five of twenty results).
-void collect_hits(const Xapian::MSet &mset, uint32_t snippet_length, cx_results &results, size_t snippet_count) {
+/// pass over the text, stemming every word: the desktop shows five of twenty results), and stored data for the
+/// first `detail_count` (the others carry their identity value, read without the compressed data).
+void collect_hits(const Xapian::MSet &mset, uint32_t snippet_length, cx_results &results, size_t snippet_count,
+                  size_t detail_count) {
     Xapian::Stem stemmer("english");
     results.estimated_total = mset.get_matches_estimated();
     size_t index = 0;
     for (auto m = mset.begin(); m != mset.end(); ++m, ++index) {
         cx_results::Hit hit;
-        hit.data = m.get_document().get_data();
+        if (index < detail_count) {
+            hit.data = m.get_document().get_data();
+        } else {
+            hit.has_data = false;
+            hit.identity = m.get_document().get_value(slot::identity);
+        }
         hit.relevance = std::clamp(m.get_percent() / 100.0, 0.0, 1.0);
         hit.docid = *m;
-        if (snippet_length > 0 && index < snippet_count) {
+        if (snippet_length > 0 && index < snippet_count && hit.has_data) {
             // No SNIPPET_BACKGROUND_MODEL: where every word is common it shrinks the
             // snippet to the bare match; without it the snippet is filled with context.
             hit.snippet = mset.snippet(snippet_source(hit.data), snippet_length, stemmer,
@@ -169,8 +176,9 @@ cx_status cx_database_search(cx_database *database, const cx_search_options *opt
                 return enquire.get_mset(first, count, check_at_least);
             };
             const size_t snippets = options->snippet_count ? options->snippet_count : SIZE_MAX;
+            const size_t details = options->detail_count ? options->detail_count : SIZE_MAX;
             Xapian::MSet mset = run(query, options->offset, options->limit);
-            collect_hits(mset, options->snippet_length, *results, snippets);
+            collect_hits(mset, options->snippet_length, *results, snippets, details);
             // A natural question: when the documents with every word do not fill the page, the rest of it is the
             // documents with some of the words, best first (BM25 over OR), after every all-words document.
             const uint64_t all_words = mset.get_matches_estimated();
@@ -184,7 +192,8 @@ cx_status cx_database_search(cx_database *database, const cx_search_options *opt
                     Xapian::MSet more = run(rest, Xapian::doccount(first), Xapian::doccount(count));
                     cx_results extra;
                     collect_hits(more, options->snippet_length, extra,
-                                 snippets > results->hits.size() ? snippets - results->hits.size() : 0);
+                                 snippets > results->hits.size() ? snippets - results->hits.size() : 0,
+                                 details > results->hits.size() ? details - results->hits.size() : 0);
                     // Ranked after every all-words document: relevance is scaled below the last of those.
                     double ceiling = results->hits.empty() ? 0.9 : std::min(0.9, results->hits.back().relevance) * 0.95;
                     for (auto &hit : extra.hits) {
@@ -290,7 +299,8 @@ cx_bytes cx_results_corrected_query(const cx_results *results) noexcept {
 int cx_results_get(const cx_results *results, size_t index, cx_hit *hit_out) noexcept {
     if (!results || !hit_out || index >= results->hits.size()) return 0;
     const cx_results::Hit &hit = results->hits[index];
-    hit_out->data = cx_bytes{hit.data.data(), hit.data.size()};
+    hit_out->data = hit.has_data ? cx_bytes{hit.data.data(), hit.data.size()} : cx_bytes{nullptr, 0};
+    hit_out->identity = hit.has_data ? cx_bytes{nullptr, 0} : cx_bytes{hit.identity.data(), hit.identity.size()};
     hit_out->snippet = cx_bytes{hit.snippet.data(), hit.snippet.size()};
     hit_out->relevance = hit.relevance;
     hit_out->docid = hit.docid;

@@ -76,6 +76,9 @@ cx_strings *make_strings(std::vector<std::string> &&strings);
 struct cx_results {
     struct Hit {
         std::string data;
+        /// False for a hit past the search's detail count: `identity` ("kind:id") instead of `data`.
+        bool has_data = true;
+        std::string identity;
         std::string snippet;
         double relevance;
         Xapian::docid docid;
@@ -138,7 +141,8 @@ Xapian::Query blend_decay(const Xapian::Query &query, double now, double weight,
                           const std::shared_ptr<const ExpiryTable> &table = nullptr);
 
 /// Copies an MSet page into results, with snippets when snippet_length > 0.
-void collect_hits(const Xapian::MSet &mset, uint32_t snippet_length, cx_results &results, size_t snippet_count = SIZE_MAX);
+void collect_hits(const Xapian::MSet &mset, uint32_t snippet_length, cx_results &results, size_t snippet_count = SIZE_MAX,
+                  size_t detail_count = SIZE_MAX);
 
 /// The shared English stopword list used by query parsing and related-item selection.
 const Xapian::Stopper &english_stopper();

@@ -3,8 +3,8 @@ import EngramCore
 
 /// `org.gnome.Shell.SearchProvider2` at `/org/engram/Engram/SearchProvider`: Engram in the GNOME Shell overview.
 ///
-/// The shell waits for us without a timeout, so searches run off the bus thread and metas come from the
-/// items of the last result sets. It drops the whole section if the metas differ in number from the ids it
+/// The bus thread answers each call itself (`SearchService.answer`), and metas come from the items of the last
+/// result sets. It drops the whole section if the metas differ in number from the ids it
 /// asked for, so every id gets a meta, unknown ones a clear placeholder. Subsearch re-runs the query:
 /// Xapian words do not narrow by prefix ("mil" finds nothing that "milk" finds).
 enum SearchProvider2 {
@@ -29,7 +29,7 @@ enum SearchProvider2 {
                     guard ids.count <= maxIDs else {
                         throw DaemonError.invalidArgs("GetResultMetas was asked for \(ids.count) ids; at most \(maxIDs) are answered")
                     }
-                    search.run({ $0.items(for: ids).map(meta) }) { result in
+                    search.answer({ $0.items(for: ids).map(meta) }) { result in
                         reply.settle(result.map { [.array("a{sv}", $0)] })
                     }
                 } catch {
@@ -65,7 +65,7 @@ enum SearchProvider2 {
             let terms: [String] = try call.argument(index)
             try checkTerms(terms)
             let query = terms.joined(separator: " ")
-            search.run({ try $0.searchIDs(query, limit: resultLimit, client: .gnome) }) { result in
+            search.answer({ try $0.searchIDs(query, limit: resultLimit, client: .gnome) }) { result in
                 reply.settle(result.map { [.strings($0)] })
             }
         } catch {

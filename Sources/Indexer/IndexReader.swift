@@ -225,7 +225,7 @@ public final class IndexReader {
                 query: arena.bytes(request.query), kinds: arena.array(kinds), kind_count: kinds.count, offset: 0,
                 limit: UInt32(clamping: items.count), flags: flags, now: request.now.timeIntervalSince1970,
                 context: arena.bytes(request.context), decay_weight: 0,
-                snippet_length: UInt32(clamping: max(request.snippetLength, 0)), snippet_count: 0)
+                snippet_length: UInt32(clamping: max(request.snippetLength, 0)), snippet_count: 0, detail_count: 0)
             let itemKinds = arena.array(items.map(\.0.rawValue))
             let itemIDs = arena.array(items.map(\.1))
             var results: OpaquePointer?
@@ -262,18 +262,21 @@ public final class IndexReader {
             context: arena.bytes(request.context),
             decay_weight: request.decayWeight,
             snippet_length: UInt32(clamping: max(request.snippetLength, 0)),
-            snippet_count: UInt32(clamping: max(request.snippetCount, 0)))
+            snippet_count: UInt32(clamping: max(request.snippetCount, 0)),
+            detail_count: UInt32(clamping: max(request.detailCount, 0)))
         var results: OpaquePointer?
         try shimCall { cx_database_search(handle, &options, &results, $0) }
         let page = ShimResults(taking: results)
         let offset = max(request.offset, 0)
         let hits = page.entries.enumerated().map { index, entry in
-            SearchHit(
+            var hit = SearchHit(
                 kind: entry.document.kind, id: entry.document.id, title: entry.document.title,
                 type: entry.document.type, tags: entry.document.tags, context: entry.document.context,
                 curriculumID: entry.document.curriculumID, created: entry.document.created,
                 expiry: entry.document.expiry, relevance: entry.relevance, rank: offset + index,
                 snippet: Snippet(shimOutput: entry.snippet))
+            hit.isComplete = entry.isComplete
+            return hit
         }
         let suggestion = page.corrected.flatMap { $0.isEmpty || $0 == request.query ? nil : $0 }
         return SearchResults(hits: hits, estimatedTotal: page.estimatedTotal, suggestion: suggestion)

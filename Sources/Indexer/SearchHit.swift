@@ -28,6 +28,9 @@ public struct SearchHit: Sendable, Equatable {
     public var snippet: Snippet
     /// Found by meaning alone: none of the query's words decided it (its snippet may be empty).
     public var byMeaning = false
+    /// False for a hit past the request's `detailCount`: only `kind`, `id`, `relevance` and `rank` are known; the
+    /// rest is empty and must be read from the store if it is shown.
+    public var isComplete = true
 
     /// Creates a hit.
     public init(

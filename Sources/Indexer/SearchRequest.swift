@@ -33,6 +33,10 @@ public struct SearchRequest: Sendable, Equatable {
     /// Snippets for only the first this many hits (0: every hit): GNOME Shell shows five of the twenty ids it asks
     /// for, and each snippet is a pass over a memory's text.
     public var snippetCount = 0
+    /// Only the first this many hits are read whole (0: every hit); the rest carry only their kind and id
+    /// (`SearchHit.isComplete` false), read without the stored text: GNOME Shell asks for twenty ids and shows five.
+    /// Searches by meaning read every hit whole, since fusion may move any of them up.
+    public var detailCount = 0
     /// Whether `SearchResults.estimatedTotal` must be exact up to a hundred matches (what `engram search` says);
     /// false lets matching stop once the page is certain (surfaces that show no count).
     public var exactTotal = true

@@ -8,6 +8,8 @@ struct ShimResults {
         var document: IndexDocument
         var snippet: String
         var relevance: Double
+        /// False when only the document's kind and id were read (a hit past the search's detail count).
+        var isComplete = true
     }
 
     var entries: [Entry] = []
@@ -23,10 +25,27 @@ struct ShimResults {
         if correction.data != nil { corrected = String(correction) }
         var hit = cx_hit()
         for index in 0..<cx_results_count(results) {
-            guard cx_results_get(results, index, &hit) != 0, let data = hit.data.data else { continue }
+            guard cx_results_get(results, index, &hit) != 0 else { continue }
+            guard let data = hit.data.data else {
+                if let identity = Self.identity(hit.identity) {
+                    let document = IndexDocument(kind: identity.kind, id: identity.id, title: "", body: "",
+                                                 created: Date(timeIntervalSince1970: 0))
+                    entries.append(Entry(document: document, snippet: "", relevance: hit.relevance, isComplete: false))
+                }
+                continue
+            }
             let raw = UnsafeRawBufferPointer(start: data, count: hit.data.length)
             guard let document = DocumentData.decodeHeader(raw) else { continue }
             entries.append(Entry(document: document, snippet: String(hit.snippet), relevance: hit.relevance))
         }
+    }
+
+    /// A document's identity value, "kind:id"; nil if it is not one.
+    static func identity(_ bytes: cx_bytes) -> (kind: IndexKind, id: String)? {
+        guard bytes.data != nil else { return nil }
+        let text = String(bytes)
+        guard let colon = text.firstIndex(of: ":"), let kind = IndexKind(rawValue: String(text[..<colon])) else { return nil }
+        let id = String(text[text.index(after: colon)...])
+        return id.isEmpty ? nil : (kind, id)
     }
 }

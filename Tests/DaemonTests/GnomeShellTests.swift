@@ -43,6 +43,27 @@ import Testing
         }
     }
 
+    /// The shell shows five of the twenty ids; the search reads only those whole. Metas asked for the others (a shell
+    /// that shows more) come from the store: the memory's own title and text, never a placeholder.
+    @Test func metasOfIdsPastTheFifthAreComplete() async throws {
+        try await withDaemon { d in
+            let ids = try d.initialResultSet(["the"])
+            #expect(ids.count > 8, "need more than five results: \(ids)")
+            let later = Array(ids.dropFirst(5).prefix(4))
+            let metas = try d.gdbusValue(D.providerPath, D.provider, "GetResultMetas", [D.gvariantStrings(later)])
+                .first as? [[String: Any]] ?? []
+            #expect(metas.map { $0["id"] as? String } == later)
+            for meta in metas {
+                let id = try #require((meta["id"] as? String)?.split(separator: "/").last.map(String.init))
+                guard (meta["id"] as? String ?? "").hasPrefix("engram://memory/") else { continue }
+                let content = try d.memory(id)["content"] as? String ?? ""
+                #expect(meta["clipboardText"] as? String == content, "\(meta)")
+                let name = meta["name"] as? String ?? ""
+                #expect(!name.isEmpty && content.hasPrefix(name.trimmingCharacters(in: CharacterSet(charactersIn: "…"))), "\(meta)")
+            }
+        }
+    }
+
     /// The daemon's own startup variables (here stale ones, as a session could leave) never reach the terminal: GNOME's
     /// timestamp does, as an X11 startup id.
     static let staleStartup = ["DESKTOP_STARTUP_ID": "stale-startup-id_TIME1", "XDG_ACTIVATION_TOKEN": "stale-token"]

@@ -127,7 +127,7 @@ struct ErrorMappingTests {
                 var options = cx_search_options(
                     query: cx_bytes(data: text, length: strlen(text)), kinds: nil, kind_count: 0, offset: 0, limit: 50,
                     flags: 0, now: testNow.timeIntervalSince1970, context: cx_bytes(data: nil, length: 0),
-                    decay_weight: 1, snippet_length: 80, snippet_count: 0)
+                    decay_weight: 1, snippet_length: 80, snippet_count: 0, detail_count: 0)
                 return withUnsafePointer(to: &kindBytes) { kinds in
                     options.kinds = kinds
                     options.kind_count = 1

@@ -277,6 +277,27 @@ struct SearchTests {
         #expect(Set(first.hits.map(\.id)).isDisjoint(with: second.hits.map(\.id)))
     }
 
+    /// GNOME Shell's searches read only the five hits it shows whole; the rest carry their kind and id, in the same
+    /// order as a full read, and a long id survives (it is read from the identity value, not a term).
+    @Test func hitsPastTheDetailCountCarryOnlyTheirIdentity() throws {
+        let longID = String(repeating: "z", count: 300) + "-end"
+        let documents = (0..<11).map { memory("d\($0)", "Detailed sample number \($0)\nBody text \($0)") }
+            + [memory(longID, "Detailed sample with a long id"),
+               IndexDocument(kind: .topic, id: "t-d", title: "Detailed topic", body: "detailed notes", curriculumID: "c9",
+                             created: testNow)]
+        try makeIndex(dir, documents)
+        let reader = try IndexReader.open(at: dir.stubPath)
+        let full = try search(reader, "detailed") { $0.limit = 20 }
+        let lean = try search(reader, "detailed") { $0.limit = 20; $0.detailCount = 5; $0.snippetCount = 5 }
+        #expect(full.hits.count == 13)
+        #expect(lean.hits.map { "\($0.kind):\($0.id)" } == full.hits.map { "\($0.kind):\($0.id)" })
+        #expect(lean.hits.map(\.rank) == Array(0..<13))
+        #expect(lean.hits.prefix(5).allSatisfy { $0.isComplete && !$0.title.isEmpty && !$0.snippet.plainText.isEmpty })
+        #expect(lean.hits.dropFirst(5).allSatisfy { !$0.isComplete && $0.title.isEmpty })
+        #expect(full.hits.allSatisfy { $0.isComplete })
+        #expect(lean.hits.contains { $0.id == longID } && lean.hits.contains { $0.kind == .topic && $0.id == "t-d" })
+    }
+
     @Test func longIDsAndTagsSurviveTheTermLengthLimit() throws {
         let longID = String(repeating: "x", count: 400) + "-end"
         let longTag = String(repeating: "é", count: 200)

@@ -290,6 +290,11 @@ typedef struct cx_search_options {
     uint32_t snippet_length;
     /** Snippets only for the first this many hits of the page (0: every hit); the rest get none. */
     uint32_t snippet_count;
+    /**
+     * Only the first this many hits of the page carry their stored data (0: every hit); the rest carry only their
+     * identity, which is cheaper to read (GNOME Shell asks for twenty ids and shows five).
+     */
+    uint32_t detail_count;
 } cx_search_options;
 
 /** Marks the start of a highlighted span in snippets; never occurs in indexed text. */
@@ -297,12 +302,16 @@ typedef struct cx_search_options {
 /** Marks the end of a highlighted span in snippets; never occurs in indexed text. */
 #define CX_HIGHLIGHT_END "\x03"
 
-/** One match: stored document data, an HTML-escaped snippet with highlight markers, relevance 0...1. */
+/**
+ * One match: stored document data, an HTML-escaped snippet with highlight markers, relevance 0...1. A hit past the
+ * search's detail_count has no data (data.data == NULL) and its identity "kind:id" instead.
+ */
 typedef struct cx_hit {
     cx_bytes data;
     cx_bytes snippet;
     double relevance;
     uint32_t docid;
+    cx_bytes identity;
 } cx_hit;
 
 /** A page of matches. */

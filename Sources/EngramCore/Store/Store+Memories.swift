@@ -76,17 +76,21 @@ extension Store {
     /// needs besides its hit, without decoding whole memories.
     public func memoryTexts(ids: [String]) throws -> [String: (content: String, pinned: Bool)] {
         guard !ids.isEmpty else { return [:] }
-        // One statement for any number of ids (the ids as a JSON array), prepared once: the desktop's metas ask for
-        // five memories per keystroke.
-        let list = String(decoding: try JSONEncoder().encode(ids), as: UTF8.self)
-        return try read { db in
-            var texts: [String: (content: String, pinned: Bool)] = [:]
-            let statement = try db.cachedStatement(sql: "SELECT id, content, pinned FROM memory WHERE id IN (SELECT value FROM json_each(?))")
-            for row in try Row.fetchAll(statement, arguments: [list]) {
-                texts[row[0]] = (row[1], row[2])
+        // One statement per 500 ids, prepared once per count (the desktop's metas ask for five memories per keystroke),
+        // outside a transaction.
+        var texts: [String: (content: String, pinned: Bool)] = [:]
+        for start in stride(from: 0, to: ids.count, by: 500) {
+            let chunk = Array(ids[start..<min(start + 500, ids.count)])
+            let marks = repeatElement("?", count: chunk.count).joined(separator: ",")
+            try readOneStatement { db in
+                let statement = try db.cachedStatement(sql: "SELECT id, content, pinned FROM memory WHERE id IN (\(marks))")
+                let rows = try Row.fetchCursor(statement, arguments: StatementArguments(chunk))
+                while let row = try rows.next() {
+                    texts[row[0]] = (row[1], row[2])
+                }
             }
-            return texts
         }
+        return texts
     }
 
     /// The ids of memories never used since they were captured after `date`, oldest first (new captures to link).

@@ -95,6 +95,16 @@ public final class Store: Sendable {
         }
     }
 
+    /// Runs `body`, which must run a single statement, outside a transaction: one statement reads one snapshot on its
+    /// own, and the desktop's per-keystroke reads skip the BEGIN and COMMIT around it.
+    public func readOneStatement<T>(_ body: (Database) throws -> T) throws -> T {
+        do {
+            return try database.unsafeRead(body)
+        } catch let e as DatabaseError {
+            throw Store.map(e, doing: "read the store")
+        }
+    }
+
     /// Turns a SQLite error into a sentence a person can act on.
     static func map(_ e: DatabaseError, doing what: String) -> EngramError {
         switch e.resultCode {

@@ -105,6 +105,8 @@ extension IndexReader {
         var wide = request
         wide.offset = 0
         wide.limit = max(wanted, 30)
+        wide.detailCount = 0  // fusion may move any word hit into the page
+
         var lexical = try search(wide)
         let neighbours: [(kind: IndexKind, id: String, score: Float)]
         do {
