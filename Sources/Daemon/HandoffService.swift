@@ -25,6 +25,7 @@ final class HandoffService: Service, @unchecked Sendable {
     }
 
     static let summary = "Continue on this computer"
+    static let failedSummary = "Could not continue on this computer"
 
     private let library: Library
     private let handoff: Handoff
@@ -117,9 +118,11 @@ final class HandoffService: Service, @unchecked Sendable {
             shown[k] = nil
             try? await server.closeNotification(id: s.id)
         }
-        for (k, o) in wanted.sorted(by: { $0.key < $1.key }) where shown[k]?.offer.identity != o.identity {
+        let changed = wanted.sorted(by: { $0.key < $1.key }).filter { shown[$0.key]?.offer.identity != $0.value.identity }
+        let markup = changed.isEmpty ? true : await server.readsBodyMarkup()
+        for (k, o) in changed {
             do {
-                shown[k] = Shown(id: try await server.notify(Self.request(o, replacing: shown[k]?.id ?? 0)), offer: o)
+                shown[k] = Shown(id: try await server.notify(Self.request(o, replacing: shown[k]?.id ?? 0, markup: markup)), offer: o)
             } catch {
                 log.warning("could not show a handoff offer", metadata: ["error": "\(error)"])
             }
@@ -127,12 +130,13 @@ final class HandoffService: Service, @unchecked Sendable {
     }
 
     /// The notification offering `o`: "Continue on this computer" / "Swift Concurrency — Sendable, 12 min" and the
-    /// device's name, escaped for servers that read bodies as markup; Continue as its default and only action.
-    static func request(_ o: Handoff.Offer, replacing id: UInt32) -> NotificationRequest {
+    /// device's name, shown literally (escaped only for servers that read bodies as markup); Continue as its default
+    /// and only action.
+    static func request(_ o: Handoff.Offer, replacing id: UInt32, markup: Bool) -> NotificationRequest {
         let what = o.kind == .session ? o.text : "“\(o.text)”"
         return NotificationRequest(
             appName: IntentAlerts.appName, replacesID: id, appIcon: "accessories-dictionary", summary: summary,
-            body: Markup.escape("\(what)\nfrom \(o.activity.deviceName)", quotes: false),
+            body: NotificationRequest.literalBody("\(what)\nfrom \(o.activity.deviceName)", markup: markup),
             actions: [NotificationAction(key: "default", label: "Continue"), NotificationAction(key: "continue", label: "Continue")],
             hints: ["desktop-entry": .string("org.engram.Engram")])
     }
@@ -144,14 +148,24 @@ final class HandoffService: Service, @unchecked Sendable {
             guard let (k, s) = shown.first(where: { $0.value.id == id }) else { return false }
             shown[k] = nil
             let offer = s.offer
-            await onQueue {
+            let failure = await onQueue { () -> String? in
                 do {
                     let out = try LinkHandler(library: self.library, source: "notification").perform(.handoff(device: offer.itemID))
                     self.log.info("\(out.sentence)")
                     if let m = out.memory { self.showMemory(m.id) }
+                    return nil
                 } catch {
                     self.log.warning("could not continue here", metadata: ["error": "\(error)"])
+                    return "\(error)"
                 }
+            }
+            // The person pressed Continue: a failure is said where they pressed it, not only in the log.
+            if let failure, let server {
+                let markup = await server.readsBodyMarkup()
+                _ = try? await server.notify(NotificationRequest(
+                    appName: IntentAlerts.appName, appIcon: "dialog-warning", summary: Self.failedSummary,
+                    body: NotificationRequest.literalBody(failure, markup: markup),
+                    hints: ["desktop-entry": .string("org.engram.Engram")]))
             }
             return true
         case .closed(let id, let reason):

@@ -82,15 +82,18 @@ final class IntentAlerts: @unchecked Sendable {
              shown: Shown(followUps: [], delayedID: d.id))
     }
 
+    /// An alert: the summary plain text, the body shown literally on servers with and without body markup.
+    static func request(summary: String, body: String, actions: [NotificationAction], markup: Bool) -> NotificationRequest {
+        NotificationRequest(appName: appName, appIcon: "accessories-dictionary", summary: summary,
+                            body: NotificationRequest.literalBody(body, markup: markup), actions: actions,
+                            hints: ["desktop-entry": .string("org.engram.Engram")])
+    }
+
     private func post(summary: String, body: String, actions: [NotificationAction], shown entry: Shown) {
-        // Notification bodies may be read as markup: escape what markup would eat.
-        let request = NotificationRequest(appName: Self.appName, appIcon: "accessories-dictionary",
-                                          summary: Markup.escape(summary, quotes: false),
-                                          body: Markup.escape(body, quotes: false), actions: actions,
-                                          hints: ["desktop-entry": .string("org.engram.Engram")])
         let server = self.server
         Task {
             do {
+                let request = Self.request(summary: summary, body: body, actions: actions, markup: await server.readsBodyMarkup())
                 let id = try await server.notify(request)
                 self.shown.withLock { shown in
                     // Servers that never report closing (GNOME keeps a few per app) must not make this grow forever.

@@ -1,4 +1,5 @@
 import DBus
+import EngramCore
 
 /// GSConnect's service (`org.gnome.Shell.Extensions.GSConnect`):
 ///
@@ -6,10 +7,14 @@ import DBus
 ///     /org/gnome/Shell/Extensions/GSConnect/Device/<id>  org.gnome.Shell.Extensions.GSConnect.Device  Name, Connected, Paired
 ///                                                        org.gtk.Actions  Activate(s "shareUri", av [<url>], a{sv} {})
 extension LinkSharing {
-    func gsConnectDevices() -> [Device] {
-        guard (try? connection.nameOwner(Self.gsName)) != nil,
-              let objects = try? connection.call(destination: Self.gsName, path: Self.gsPath, interface: "org.freedesktop.DBus.ObjectManager",
-                                                 method: "GetManagedObjects", timeout: .seconds(5)).first?.dictionaryEntries else { return [] }
+    /// The connected paired devices; empty when GSConnect does not run; throws when it runs but does not answer.
+    func gsConnectDevices() throws -> [Device] {
+        guard (try? connection.nameOwner(Self.gsName)) != nil else { return [] }
+        let reply = try connection.call(destination: Self.gsName, path: Self.gsPath, interface: "org.freedesktop.DBus.ObjectManager",
+                                        method: "GetManagedObjects", timeout: .seconds(5))
+        guard let objects = reply.first?.dictionaryEntries else {
+            throw EngramError.io("GSConnect answered GetManagedObjects with something other than a dictionary of objects")
+        }
         return objects.compactMap { entry in
             guard let path = entry.key.stringValue,
                   let props = entry.value.dictionaryEntries?.first(where: { $0.key.stringValue == Self.gsDevice })?.value.dictionaryValue

@@ -28,9 +28,16 @@ public final class LinkSharing: Sendable {
     deinit { connection.close() }
 
     /// The reachable paired devices of KDE Connect and GSConnect (whichever run); empty when neither runs or
-    /// none is reachable.
-    public func devices() -> [Device] {
-        kdeConnectDevices() + gsConnectDevices()
+    /// none is reachable. Throws when none was found and a service that runs did not answer (its error, not "no
+    /// device", is what the person needs to hear).
+    public func devices() throws -> [Device] {
+        var found: [Device] = []
+        var failures: [String] = []
+        for (via, list) in [(Device.Via.kdeConnect, kdeConnectDevices), (.gsConnect, gsConnectDevices)] {
+            do { found += try list() } catch { failures.append("\(via.rawValue) did not list its devices: \(error)") }
+        }
+        if found.isEmpty, !failures.isEmpty { throw EngramError.io(failures.joined(separator: "; ")) }
+        return found
     }
 
     /// Whether KDE Connect or GSConnect runs on this bus.
@@ -50,7 +57,7 @@ public final class LinkSharing: Sendable {
     /// when nil; returns the device.
     @discardableResult
     public func send(_ url: String, toDeviceNamed name: String?) throws -> Device {
-        let all = devices()
+        let all = try devices()
         guard !all.isEmpty else {
             throw EngramError.notFound(serviceRuns
                 ? "no paired device is reachable through KDE Connect or GSConnect; is the phone on the same network?"

@@ -106,3 +106,19 @@ public struct NotificationRenderer: Sendable {
             + " \(progress.percent) %"
     }
 }
+
+extension NotificationServer {
+    /// Whether the server running now reads bodies as markup (`body-markup`), asked at each call since another server
+    /// may have taken the name; when it cannot be asked, markup is assumed (escaped text is safe on either kind).
+    public func readsBodyMarkup() async -> Bool {
+        (try? await capabilities()).map { $0.contains("body-markup") } ?? true
+    }
+}
+
+extension NotificationRequest {
+    /// Plain text as a body shown literally: escaped for a server that reads bodies as markup, as it is for one that
+    /// does not (which would show `&amp;`). Summaries are always plain text and never escaped.
+    public static func literalBody(_ text: String, markup: Bool) -> String {
+        markup ? Markup.escape(text, quotes: false) : text
+    }
+}

@@ -82,6 +82,17 @@ import Testing
         }
     }
 
+    /// KDE Connect runs but its device list fails: that failure is what is said, not "no paired device".
+    @Test func aFailingServiceIsReportedAsItself() async throws {
+        try await withDevice([("kdeconnect.py", #"{"devices": [], "fail": "the daemon is shutting down"}"#)]) { _, env in
+            let r = try engram(["handoff", "send", "--link", "engram://memory/m-1"], env)
+            #expect(r.status != 0)
+            #expect(r.stderr.contains("KDE Connect did not list its devices") && r.stderr.contains("the daemon is shutting down"),
+                    "\(r.stderr)")
+            #expect(!r.stderr.contains("no paired device"), "\(r.stderr)")
+        }
+    }
+
     @Test func withNeitherRunningItSaysWhatToInstall() async throws {
         try await withDevice([]) { _, env in
             let r = try engram(["handoff", "send", "--link", "engram://memory/m-1"], env)

@@ -112,10 +112,13 @@ import Testing
                                                       elapsedSeconds: 754))
         let offer = Handoff.Offer(activity: activity, kind: .session, age: 3, minutes: 12)
         #expect(offer.text == "Rust & <b>C</b> — a < b, 12 min")
-        let request = HandoffService.request(offer, replacing: 7)
+        let request = HandoffService.request(offer, replacing: 7, markup: true)
         #expect(request.summary == "Continue on this computer")
         #expect(request.body == "Rust &amp; &lt;b&gt;C&lt;/b&gt; — a &lt; b, 12 min\nfrom &lt;i&gt;laptop&lt;/i&gt;")
         #expect(request.replacesID == 7)
         #expect(request.actions.map(\.key) == ["default", "continue"])
+        // A server without body markup shows the body as it is sent: no entities.
+        let plain = HandoffService.request(offer, replacing: 7, markup: false)
+        #expect(plain.body == "Rust & <b>C</b> — a < b, 12 min\nfrom <i>laptop</i>")
     }
 }

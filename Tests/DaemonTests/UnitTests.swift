@@ -23,6 +23,17 @@ import Testing
         #expect(ResultItem.beyondTitle("…", title: title) == nil)
     }
 
+    /// An alert's summary is plain text on every server (escaping it would show `&amp;`); its body is escaped only
+    /// for servers that read bodies as markup.
+    @Test func alertsAreShownLiterallyWithAndWithoutBodyMarkup() {
+        let marked = IntentAlerts.request(summary: "Reminder: Q&A <prep>", body: "bring <b>notes</b> & pens", actions: [], markup: true)
+        #expect(marked.summary == "Reminder: Q&A <prep>")
+        #expect(marked.body == "bring &lt;b&gt;notes&lt;/b&gt; &amp; pens")
+        let plain = IntentAlerts.request(summary: "Reminder: Q&A <prep>", body: "bring <b>notes</b> & pens", actions: [], markup: false)
+        #expect(plain.summary == "Reminder: Q&A <prep>")
+        #expect(plain.body == "bring <b>notes</b> & pens")
+    }
+
     @Test func journalLinesCarryThePriorityAndStayOnOneLine() {
         #expect(JournalLogHandler.line(level: .info, message: "ready", metadata: ["pid": "7", "data": "/x"]) == "<6>ready data=/x pid=7")
         #expect(JournalLogHandler.line(level: .error, message: "two\nlines\u{1B}[31m", metadata: [:]) == "<3>two\\nlines[31m")
