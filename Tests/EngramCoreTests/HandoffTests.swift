@@ -244,6 +244,12 @@ import Testing
         #expect(offer.kind == .memory && offer.itemID == m.id && offer.text == m.title)
         #expect(try desktop.handoff.offer("LAPTOP") == offer, "a device is named by its name in any case")
         #expect(throws: EngramError.self) { try desktop.handoff.claim(offer) }
+        // Continued on the desktop: the laptop, which just had it open, is not offered it back.
+        try desktop.handoff.publish(memory: m)
+        try desktop.sync()
+        try laptop.sync()
+        let back = try laptop.handoff.offers()
+        #expect(back.isEmpty, "offered back: \(back)")
         clock.advance(seconds: 16 * 60.0)
         #expect(try desktop.handoff.offers().isEmpty)
     }

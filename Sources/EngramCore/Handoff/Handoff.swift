@@ -151,7 +151,11 @@ public struct Handoff: Sendable {
                try store.session(id: s.id)?.isActive ?? true {
                 out.append(Offer(activity: a, kind: .session, age: age, minutes: Int(saturating: a.elapsed(at: now) / 60)))
             }
-            if let m = a.memory, abs(now.timeIntervalSince(m.opened)) <= window, try store.memory(id: m.id) != nil {
+            // A memory this device itself opened within the window is not offered back to it (after a move, the
+            // device it came from would otherwise be asked to continue what it just had open).
+            if let m = a.memory, abs(now.timeIntervalSince(m.opened)) <= window,
+               !(mine?.memory.map { $0.id == m.id && abs(now.timeIntervalSince($0.opened)) <= window } ?? false),
+               try store.memory(id: m.id) != nil {
                 out.append(Offer(activity: a, kind: .memory, age: max(0, now.timeIntervalSince(m.opened)), minutes: 0))
             }
         }
