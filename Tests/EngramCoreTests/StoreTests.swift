@@ -59,6 +59,28 @@ import Testing
         #expect(outbox.allSatisfy { $0.kind == .memory && $0.link })
     }
 
+    /// An imported date more than a day ahead of the clock (a typo, a clock gone wrong) is taken as now: a memory
+    /// reinforced in 2999 would never fade, and peers refuse such dates. A date within the day is kept.
+    @Test func importedDatesFarAheadAreTakenAsNow() throws {
+        let dir = TempDir()
+        let clock = TestClock()
+        let store = try makeStore(dir, clock: clock)
+        let far = try #require(ISODate.parse("2999-01-01T00:00:00Z"))
+        var ahead = Memory(id: "f1", content: "From a file with a typo", type: .note, tags: [], created: far)
+        ahead.updated = far
+        ahead.lastReinforced = far
+        let soon = clock.now.addingTimeInterval(3600)
+        let near = Memory(id: "f2", content: "Written on a clock an hour fast", type: .note, tags: [], created: soon)
+        #expect(try store.upsertMemories([ahead, near]) == 2)
+        let back = try store.requireMemory(id: "f1")
+        #expect(back.created == clock.now && back.updated == clock.now && back.lastReinforced == clock.now)
+        #expect(try store.requireMemory(id: "f2").created == soon)
+        try store.upsertCurriculum(Curriculum(id: "c-far", title: "Far", created: far),
+                                   topics: [Topic(id: "t-far", curriculumID: "c-far", position: 1, title: "T", created: far)])
+        #expect(try store.curriculum(id: "c-far")?.created == clock.now)
+        #expect(try store.topic(id: "t-far")?.created == clock.now)
+    }
+
     @Test func aRetryWithTheSameRequestIDNeverStoresTwice() throws {
         let dir = TempDir()
         let store = try makeStore(dir)

@@ -21,8 +21,9 @@ import Testing
         for _ in 0..<Int.random(in: 5...40, using: &rng) {
             let dev = devices.randomElement(using: &rng)!
             seq[dev, default: 0] += 1
-            // Few distinct walls, so readings of different devices tie and the device must break the tie.
-            let clock = HybridClock(wall: 1_000 + Int64.random(in: 0...3, using: &rng), counter: seq[dev]!)
+            // Few distinct walls, so readings of different devices tie and the device must break the tie; at the
+            // dates' own time (a date more than a day after its operation is refused).
+            let clock = HybridClock(wall: baseWall + Int64.random(in: 0...3, using: &rng), counter: seq[dev]!)
             let m = memories.randomElement(using: &rng)!
             let text = SyncValue.text("\(dev.prefix(1)) \(Int.random(in: 0...9, using: &rng))")
             func op(_ kind: SyncOperation.Kind, _ e: SyncEntity, _ item: String, f: [String: SyncValue]? = nil, tag: String? = nil,
@@ -111,6 +112,8 @@ import Testing
 
     /// The stores' clock.
     static let now = ISODate.parse("2026-11-22T12:00:00Z")!
+    /// The operations' clock readings start here, when their dates were written.
+    static let baseWall = HybridClock.milliseconds(ISODate.parse("2026-11-22T10:00:00Z")!)
 
     /// The lines of `ops`, with a few copies whose clock reading carries a sign (and other content).
     static func lines(_ ops: [SyncOperation], _ rng: inout SeededRNG) throws -> [String] {
@@ -181,7 +184,7 @@ import Testing
     @Test func applyingTheSameOperationsAgainChangesNothing() throws {
         var rng = SeededRNG(seed: 7)
         let dir = TempDir()
-        let ops = (0..<10).flatMap { _ in Self.randomOperations(&rng) }.filter { $0.clock.wall < 10_000 }
+        let ops = (0..<10).flatMap { _ in Self.randomOperations(&rng) }.filter { $0.clock.wall < Self.baseWall + 10_000 }
         let store = try Self.makeStore(in: dir, name: "once")
         try Self.apply(try ops.map { try $0.line() }, &rng, to: store)
         let before = try store.syncCanonicalText()

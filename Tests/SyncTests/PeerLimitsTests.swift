@@ -91,6 +91,28 @@ import Testing
         #expect(try me.store.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM link") } == 0)
     }
 
+    /// A date value more than a day after its own operation's clock is refused: a `latest` date that far ahead
+    /// would win for good (a memory reinforced in 2999 never fades). Within the day it is applied.
+    @Test func datesFarAheadOfTheirOperationAreRefused() throws {
+        let me = try Device(clock: TestClock(Self.now))
+        func dated(_ id: String, _ field: String, _ text: String, _ counter: Int) throws -> String {
+            try BadInputTests.memory(id, "dated", counter: counter)
+                .replacingOccurrences(of: #""\#(field)":"2026-11-22 10:00:00.000""#, with: #""\#(field)":"\#(text)""#)
+        }
+        let (report, messages) = try Self.importLines([
+            try dated("r1", "lastReinforced", "2999-01-01 00:00:00.000", 1),
+            try dated("r2", "updated", "2026-11-24 10:00:00.001", 2),     // two days ahead
+            try dated("r3", "created", "2026-11-22 21:00:00.000", 3),     // eleven hours ahead: within the day
+            try BadInputTests.memory("r4", "other end", counter: 4),
+            try Self.op(5, .link, .memory, "r3", f: ["created": .text("2999-01-01 00:00:00.000")], add: true, other: "r4"),
+        ], into: me)
+        #expect(report.applied == 2 && report.skipped == 3, "\(messages)")
+        #expect(messages.contains("its memory lastReinforced 2999-01-01 00:00:00.000 is more than a day after the operation itself"))
+        #expect(messages.contains("its memory updated 2026-11-24 10:00:00.001 is more than a day after"))
+        #expect(try me.store.memoryIDs().sorted() == ["r3", "r4"])
+        #expect(try me.store.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM link") } == 0)
+    }
+
     @Test func idsTextAndTagsGetTheChecksLocalInputGets() throws {
         let me = try Device(clock: TestClock(Self.now))
         let big = String(repeating: "x", count: Store.maxContentBytes + 1)

@@ -4,6 +4,7 @@ import GRDB
 extension Store {
     /// Inserts or replaces a curriculum and its topics (topics not listed are removed), with outbox rows.
     public func upsertCurriculum(_ curriculum: Curriculum, topics: [Topic]) throws {
+        var curriculum = curriculum, topics = topics
         guard Identifier.isValid(curriculum.id) else {
             throw EngramError.invalidInput("curriculum id '\(curriculum.id)' must be 1–64 letters, digits, '-', '_' or '.'")
         }
@@ -11,6 +12,12 @@ extension Store {
             throw EngramError.invalidInput("topic id '\(t.id)' must be 1–64 letters, digits, '-', '_' or '.'")
         }
         let now = clock()
+        curriculum.created = Store.notAhead(curriculum.created, of: now)
+        curriculum.updated = Store.notAhead(curriculum.updated, of: now)
+        for i in topics.indices {
+            topics[i].created = Store.notAhead(topics[i].created, of: now)
+            topics[i].updated = Store.notAhead(topics[i].updated, of: now)
+        }
         try write("save the curriculum") { db in
             let oldCurriculum = try Curriculum.fetchOne(db, key: curriculum.id)
             let oldTopics = Dictionary(try Topic.fetchAll(db, keys: topics.map(\.id)).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })

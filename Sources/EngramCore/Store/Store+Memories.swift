@@ -205,7 +205,15 @@ extension Store {
         return forgotten
     }
 
+    /// `date`, or `now` when it is more than a day after `now` (`HybridClock.maxSkewMilliseconds`): an imported date
+    /// that far ahead is a typo or a clock gone wrong, and a memory last reinforced in 2999 would never fade. Peers'
+    /// operations carrying such dates are refused (`SyncOperation.futureDate`).
+    static func notAhead(_ date: Date, of now: Date) -> Date {
+        date.timeIntervalSince(now) * 1000 > Double(HybridClock.maxSkewMilliseconds) ? now : date
+    }
+
     /// Inserts or replaces whole memories (import), each with its outbox row, in chunks; `progress` gets (done, total).
+    /// Dates more than a day ahead of this clock are taken as now (`notAhead`).
     ///
     /// A memory already stored exactly as given is left alone: no write and no outbox row, so importing the same
     /// file again (or again after an interrupted import) costs a read, not a re-index. For the ids in
@@ -231,6 +239,9 @@ extension Store {
                                         uniquingKeysWith: { a, _ in a })
                 for var m in slice {
                     try TextInput.requireNoNUL(m.content, what: "memory \(m.id)")
+                    m.created = Store.notAhead(m.created, of: now)
+                    m.updated = Store.notAhead(m.updated, of: now)
+                    m.lastReinforced = Store.notAhead(m.lastReinforced, of: now)
                     m.tags = TextInput.normalizeTags(m.tags)
                     if let old = stored[m.id] {
                         let keep = keepHistory.contains(m.id)

@@ -93,6 +93,7 @@ public struct SyncOperation: Codable, Sendable, Equatable {
             for (field, value) in f ?? [:] {
                 guard e.syncedFields.contains(field) else { return "it sets a field \(e.rawValue)s do not have ('\(SyncOperation.shown(field, 40))')" }
                 guard e.accepts(field, value) else { return "its value for \(e.rawValue) field '\(field)' does not fit that field" }
+                if let p = futureDate(field, value) { return p }
             }
         case .tag:
             if e != .memory || (tag ?? "").isEmpty || add == nil { return "its tag change is incomplete" }
@@ -108,6 +109,7 @@ public struct SyncOperation: Codable, Sendable, Equatable {
                 guard field == "created", case .text(let t) = value, SyncEntity.isStoredDate(t) else {
                     return "its link field '\(SyncOperation.shown(field, 40))' is not a creation date as the store keeps dates"
                 }
+                if let p = futureDate(field, value) { return p }
             }
         case .count:
             if e.counter(named: counter ?? "") == nil || !(total ?? -1).isFinite || (total ?? -1) < 0 { return "its counter is unknown or negative" }
@@ -115,6 +117,16 @@ public struct SyncOperation: Codable, Sendable, Equatable {
         case .forget: break
         }
         return nil
+    }
+
+    /// Why a date value is refused: more than `HybridClock.maxSkewMilliseconds` after the operation's own clock. A
+    /// `latest` date (`updated`, `lastReinforced`) that far ahead would win over every later value for good, and a
+    /// memory reinforced in 2999 would never fade; Engram's own imports take such dates as now
+    /// (`Store.upsertMemories`), so only a clock or a file gone wrong sends one.
+    func futureDate(_ field: String, _ value: SyncValue) -> String? {
+        guard case .text(let t) = value, let instant = Timestamp.parse(t),
+              instant * 1000 > Double(clock.wall + HybridClock.maxSkewMilliseconds) else { return nil }
+        return "its \(e.rawValue) \(field) \(t) is more than a day after the operation itself was written (\(Timestamp.iso(Double(clock.wall) / 1000))): a clock or a file gone wrong on device \(dev)"
     }
 
     static let encoder: JSONEncoder = {
