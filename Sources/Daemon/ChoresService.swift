@@ -38,6 +38,10 @@ final class ChoresService: Service, @unchecked Sendable {
     }
 
     private func once() {
+        // A forget (here, from the CLI, or from a peer) that a reader kept from emptying the WAL is finished here.
+        if library.store.finishErasing() {
+            log.notice("a forgotten memory's old copies are still in the store's write-ahead log (a reader holds it); trying again in a while")
+        }
         do {
             let now = library.store.clock()
             let ran = try delayed.runDue(now: now)

@@ -36,6 +36,9 @@ struct ForgetCommand: ParsableCommand {
             } else {
                 print("Forgot \(m.id); it leaves the search index in a moment.")
             }
+            if access(library.store.erasePendingPath, F_OK) == 0 {
+                print("Another program is reading the store: its write-ahead log keeps an old copy until it lets go; the daemon (or the next forget) empties it then.")
+            }
         }
     }
 }

@@ -139,6 +139,44 @@ import Testing
         #expect(batch.memories[a.id] == nil)
     }
 
+    /// A reader of a snapshot from before a forget keeps the WAL, with the memory's old pages in it: the forget
+    /// leaves a marker, and once the reader lets go `finishErasing` (the daemon's chores) empties it, leaving no byte of
+    /// the text in the store's files.
+    @Test func aForgetAReaderKeptFromErasingIsFinishedLater() throws {
+        let dir = TempDir()
+        let store = try makeStore(dir)
+        let secret = "zanzibar-forget-\(UInt32.random(in: 100_000...999_999))"
+        let m = try store.remember(MemoryDraft(content: "The vault code is \(secret)")).memory
+        _ = try store.remember(MemoryDraft(content: "Something to keep"))
+        func bytesFound() throws -> Bool {
+            try [store.path, store.path + "-wal"].contains { path in
+                (try? Data(contentsOf: URL(fileURLWithPath: path)))?.range(of: Data(secret.utf8)) != nil
+            }
+        }
+        #expect(try bytesFound(), "the text is in the files before the forget")
+        // Another connection (another process would do the same) reading a snapshot taken before the forget.
+        let reader = try DatabaseQueue(path: store.path)
+        let holding = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            try? reader.read { db in
+                _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM memory")
+                holding.signal()
+                release.wait()
+            }
+            done.signal()
+        }
+        holding.wait()
+        try store.forget(id: m.id)
+        #expect(FileManager.default.fileExists(atPath: store.erasePendingPath), "the WAL could not be emptied while the reader held it")
+        #expect(try bytesFound(), "the old copy is still in the WAL (what the marker is for)")
+        release.signal()
+        done.wait()
+        #expect(!store.finishErasing(), "nothing left to do once the reader let go")
+        #expect(!FileManager.default.fileExists(atPath: store.erasePendingPath))
+        #expect(try !bytesFound(), "no byte of the forgotten text in the store or its WAL")
+        #expect(!store.finishErasing(), "without a marker there is nothing to do")
+    }
+
     @Test func reinforcingStrengthensAndLogs() throws {
         let dir = TempDir()
         let clock = TestClock()

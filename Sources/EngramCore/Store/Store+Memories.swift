@@ -199,9 +199,7 @@ extension Store {
             try SyncLog.record(db, at: now) { r in try r.forget(.memory, id) }
             return m
         }
-        // The WAL still holds the pages as they were before the delete: checkpoint the zeroed pages (secure_delete)
-        // into the file and empty the WAL. Best effort: a reader of an older snapshot keeps it until the next checkpoint.
-        _ = try? database.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+        eraseWAL()
         return forgotten
     }
 

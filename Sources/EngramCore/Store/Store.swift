@@ -105,6 +105,37 @@ public final class Store: Sendable {
         }
     }
 
+    /// The marker of a forget whose old copies are still in the WAL (a reader of an earlier snapshot kept it), beside
+    /// the store file: `finishErasing()` (the daemon's chores, every half minute) tries again while it exists.
+    public var erasePendingPath: String { path + "-erase-pending" }
+
+    /// After a forget: the zeroed pages (secure_delete) checkpointed into the file and the WAL emptied, so no copy of
+    /// what was forgotten stays in it. A reader of a snapshot from before the forget keeps the WAL; after waiting a
+    /// second for it, the marker at `erasePendingPath` records that this is still to do. Returns whether it is done.
+    @discardableResult
+    public func eraseWAL() -> Bool {
+        let done = (try? database.writeWithoutTransaction { db -> Bool in
+            try db.execute(sql: "PRAGMA busy_timeout = 1000")
+            defer { try? db.execute(sql: "PRAGMA busy_timeout = 10000") }
+            _ = try db.checkpoint(.truncate)
+            return true
+        }) ?? false
+        if done {
+            Glibc.unlink(erasePendingPath)
+        } else {
+            let fd = open(erasePendingPath, O_CREAT | O_WRONLY | O_CLOEXEC, 0o600)
+            if fd >= 0 { close(fd) }
+        }
+        return done
+    }
+
+    /// Empties the WAL if a forget could not (`erasePendingPath` exists); returns whether anything is still to do.
+    @discardableResult
+    public func finishErasing() -> Bool {
+        guard access(erasePendingPath, F_OK) == 0 else { return false }
+        return !eraseWAL()
+    }
+
     /// Turns a SQLite error into a sentence a person can act on.
     static func map(_ e: DatabaseError, doing what: String) -> EngramError {
         switch e.resultCode {

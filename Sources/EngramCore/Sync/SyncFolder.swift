@@ -173,7 +173,7 @@ public struct SyncFolder: Sendable {
         }
         if report.forgotten > 0 || erased {
             // As a local forget does: the zeroed pages (secure_delete) into the file, the WAL's old copies emptied.
-            _ = try? store.database.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+            store.eraseWAL()
         }
         let known = try store.read { db in try String.fetchAll(db, sql: "SELECT device FROM syncPeer") }
         for peer in known where !names.contains(peer) {
