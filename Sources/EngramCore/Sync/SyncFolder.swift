@@ -157,7 +157,8 @@ public struct SyncFolder: Sendable {
                     continue
                 }
                 guard !SyncFiles.isForeign(file), SyncFiles.segmentNumber(file) != nil else { continue }
-                try importFile(device: name, dir: dir, file: file, into: &report)
+                // A device with `keptLimit` lines waiting: the rest of its log waits too (in order, nothing lost).
+                guard try importFile(device: name, dir: dir, file: file, into: &report) else { break }
             }
             let present = Set(files)
             let newest = files.compactMap(SyncFiles.segmentNumber).max() ?? 0
@@ -189,20 +190,27 @@ public struct SyncFolder: Sendable {
     static let defaultReadLimit = 32 * 1024 * 1024
     /// `defaultReadLimit`, smaller in tests.
     var readLimit = SyncFolder.defaultReadLimit
+    /// The most lines kept for later (a newer Engram's, or dated ahead) per device; past it the device's log is read
+    /// no further until they drain, so a peer cannot fill this store with lines it cannot apply, and nothing is lost.
+    static let defaultKeptLimit = 10_000
+    /// `defaultKeptLimit`, smaller in tests.
+    var keptLimit = SyncFolder.defaultKeptLimit
 
-    func importFile(device: String, dir: String, file: String, into report: inout SyncImportReport) throws {
+    /// Reads one of a peer's files from where the last pass stopped; false when reading stopped at `keptLimit`.
+    @discardableResult
+    func importFile(device: String, dir: String, file: String, into report: inout SyncImportReport) throws -> Bool {
         let path = dir + "/" + file
         var offset = try store.read { db in
             try Int.fetchOne(db, sql: "SELECT offset FROM syncPeerFile WHERE device = ? AND file = ?", arguments: [device, file])
         } ?? 0
-        guard let size = SyncFiles.size(path) else { return }
+        guard let size = SyncFiles.size(path) else { return true }
         if size < offset { offset = 0 }  // rewritten (its device compacted it): read again, applying twice is harmless
         // At most `readLimit` bytes at a time, so a huge file (or one endless line) never fills memory.
         while let size = SyncFiles.size(path), size > offset,
               let data = SyncFiles.read(path, from: offset, limit: readLimit) {
             guard let lastNewline = data.lastIndex(of: 0x0A) else {
                 // Only complete lines: a line still being written (or copied) is left for the next pass...
-                guard data.count >= readLimit, let end = SyncFiles.newline(in: path, from: offset + data.count) else { return }
+                guard data.count >= readLimit, let end = SyncFiles.newline(in: path, from: offset + data.count) else { return true }
                 // ...unless it is longer than any operation: skipped whole, with a message.
                 let now = store.clock()
                 report.skipped += 1
@@ -213,10 +221,11 @@ public struct SyncFolder: Sendable {
                 offset = end + 1
                 continue
             }
-            try applyLines(data[...lastNewline], at: offset, device: device, file: file, into: &report)
+            guard try applyLines(data[...lastNewline], at: offset, device: device, file: file, into: &report) else { return false }
             offset += lastNewline - data.startIndex + 1
-            if data.count < readLimit { return }
+            if data.count < readLimit { return true }
         }
+        return true
     }
 
     func savePosition(_ db: Database, _ device: String, _ file: String, _ end: Int) throws {
@@ -226,9 +235,10 @@ public struct SyncFolder: Sendable {
             """, arguments: [device, file, end])
     }
 
-    /// Applies complete lines `data` (ending with a newline) read from `offset` of a peer's file, in chunks.
-    func applyLines(_ data: Data, at offset: Int, device: String, file: String, into report: inout SyncImportReport) throws {
-        guard let lastNewline = data.lastIndex(of: 0x0A) else { return }
+    /// Applies complete lines `data` (ending with a newline) read from `offset` of a peer's file, in chunks; false when
+    /// it stopped at a line to keep with `keptLimit` lines of the device kept already (the position stays there).
+    func applyLines(_ data: Data, at offset: Int, device: String, file: String, into report: inout SyncImportReport) throws -> Bool {
+        guard let lastNewline = data.lastIndex(of: 0x0A) else { return true }
         var lines: [(at: Int, bytes: Data)] = []
         var start = data.startIndex
         while start <= lastNewline, let nl = data[start...].firstIndex(of: 0x0A) {
@@ -237,15 +247,25 @@ public struct SyncFolder: Sendable {
         }
         let now = store.clock()
         let nowMs = HybridClock.milliseconds(now)
+        var stopped = false
         for chunkStart in stride(from: 0, to: lines.count, by: Self.chunkLines) {
             let chunk = lines[chunkStart..<min(chunkStart + Self.chunkLines, lines.count)]
-            let end = chunkStart + Self.chunkLines >= lines.count
+            var end = chunkStart + Self.chunkLines >= lines.count
                 ? offset + (lastNewline - data.startIndex) + 1
                 : lines[chunkStart + Self.chunkLines].at
             var local = SyncImportReport()
             try store.write("apply a peer's changes") { db in
                 var ops: [SyncOperation] = []
-                for (at, bytes) in chunk where !bytes.isEmpty {
+                var kept = try Int.fetchOne(db, sql: "SELECT count(*) FROM syncParked WHERE device = ?", arguments: [device]) ?? 0
+                /// Whether `keptLimit` lines of the device wait already: then reading stops before this line.
+                func full(_ at: Int) throws -> Bool {
+                    guard kept >= keptLimit else { kept += 1; return false }
+                    end = at
+                    stopped = true
+                    try SyncLog.note(db, device, "device \(device) has \(kept) changes waiting (from a newer Engram, or dated ahead of this clock): the rest of its log is read once they can be applied; update Engram here, or check that device's clock", at: now)
+                    return true
+                }
+                reading: for (at, bytes) in chunk where !bytes.isEmpty {
                     let place = "devices/\(device)/\(file) at byte \(at)"
                     // Not valid UTF-8: skipped whole, never applied with its bad bytes replaced.
                     guard let text = String(validating: bytes, as: UTF8.self) else {
@@ -262,8 +282,10 @@ public struct SyncFolder: Sendable {
                             try SyncLog.note(db, device, "\(place): an operation of device \(op.dev) in device \(device)'s folder; ignored", at: now)
                         }
                     case .newer(let why):
+                        if try full(at) { break reading }
                         try keep(db, text, device: device, file: file, at: at, why: why, "\(place): kept for later, \(why); update Engram on this device to apply it", &local)
                     case .early(let why):
+                        if try full(at) { break reading }
                         try keep(db, text, device: device, file: file, at: at, why: why, "\(place): \(why)", &local)
                     case .corrupt(let why):
                         local.skipped += 1
@@ -286,7 +308,9 @@ public struct SyncFolder: Sendable {
             report.skipped += local.skipped
             report.forgotten += local.forgotten
             try crashPoint?("sync-import-chunk")
+            if stopped { return false }
         }
+        return true
     }
 
     /// Keeps a line to apply later (`syncParked`), unless it is about an item forgotten here: it may hold its text.
