@@ -36,10 +36,41 @@ struct HandoffCommand: ParsableCommand {
 struct HandoffListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "list", abstract: "List your other devices' recent activities.")
     @OptionGroup var global: GlobalOptions
+    @Flag(help: "Print as JSON: the offers (device, kind, id, title, state, minutes, age in seconds, the continue link) and the pending claim.")
+    var json = false
+
+    /// One offer as `--json` prints it.
+    struct OfferJSON: Encodable {
+        var device: String
+        var deviceName: String
+        var kind: String
+        var id: String
+        var title: String
+        var state: String?
+        var minutes: Int?
+        var ageSeconds: Int
+        var link: String
+    }
+
+    /// What `--json` prints.
+    struct ListJSON: Encodable {
+        var offers: [OfferJSON]
+        var waitingFor: String?
+    }
 
     func run() throws {
         try Terminal.reporting {
             let handoff = try HandoffCommand.handoff(try global.library())
+            if json {
+                let offers = try handoff.offers().map { o in
+                    OfferJSON(device: o.activity.device, deviceName: o.activity.deviceName, kind: o.kind.rawValue, id: o.itemID,
+                              title: o.kind == .session ? o.activity.session?.title ?? "" : o.activity.memory?.title ?? "",
+                              state: o.kind == .session ? o.activity.session?.state : nil, minutes: o.kind == .session ? o.minutes : nil,
+                              ageSeconds: Int(o.age), link: DeepLink.handoff(device: o.itemID).url)
+                }
+                try Terminal.printJSON(ListJSON(offers: offers, waitingFor: try handoff.pendingClaim()?.session))
+                return
+            }
             if let claim = try handoff.pendingClaim() {
                 print("Waiting for device \(claim.origin) to hand over session \(claim.session) (asked \(HandoffCommand.age(-claim.claimed.timeIntervalSinceNow)) ago).")
             }

@@ -21,6 +21,14 @@ import Testing
         #expect(listed.stdout.contains(": Swift Concurrency — Sendable, 0 min · running · "), "\(listed.stdout)")
         #expect(listed.stdout.contains("engram handoff continue \(id)"), "\(listed.stdout)")
         #expect(try a.run(["handoff"], env: Self.noBus).stdout.hasPrefix("Nothing to continue"), "a device never lists its own activity")
+        // The same offer as JSON, for scripts and bars.
+        let json = try b.run(["handoff", "list", "--json"], env: Self.noBus)
+        let parsed = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any], "\(json.stdout)")
+        let offer = try #require((parsed["offers"] as? [[String: Any]])?.first, "\(json.stdout)")
+        #expect(offer["kind"] as? String == "session" && offer["id"] as? String == id && offer["state"] as? String == "running")
+        #expect(offer["title"] as? String == "Swift Concurrency — Sendable" && offer["minutes"] as? Int == 0, "\(offer)")
+        #expect(offer["link"] as? String == "engram://handoff/continue?device=\(id)" && offer["deviceName"] as? String != nil)
+        #expect(parsed["waitingFor"] == nil)
 
         let asked = try b.run(["handoff", "continue", "--wait", "0", id], env: Self.noBus)
         #expect(asked.status == 0, "\(asked.stderr)")
