@@ -29,8 +29,8 @@ import Testing
             func op(_ kind: SyncOperation.Kind, _ e: SyncEntity, _ item: String, f: [String: SyncValue]? = nil, tag: String? = nil,
                     add: Bool? = nil, other: String? = nil, counter: String? = nil, total: Double? = nil) -> SyncOperation {
                 SyncOperation(hlc: clock, dev: dev, op: kind, e: e, item: item, f: f, tag: tag, add: add, other: other,
-                              origin: add == true ? (Bool.random() ? "manual" : "auto") : nil,
-                              weight: add == true && other != nil ? Double(Int.random(in: 1...4)) / 4 : nil,
+                              origin: add == true ? (Bool.random(using: &rng) ? "manual" : "auto") : nil,
+                              weight: add == true && other != nil ? Double(Int.random(in: 1...4, using: &rng)) / 4 : nil,
                               counter: counter, total: total)
             }
             switch Int.random(in: 0..<100, using: &rng) {
