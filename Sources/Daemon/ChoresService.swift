@@ -16,6 +16,8 @@ final class ChoresService: Service, @unchecked Sendable {
     // Touched only by `run`'s one task:
     private let delayed: DelayedIntentRunner
     private let contexts: ContextControl
+    /// Whether the log said that a forget's erase waits for a reader (said once, not every half minute).
+    private var eraseNoted = false
 
     init(library: Library, keeper: IndexKeeper, events: LibraryEvents, alerts: IntentAlerts?, interval: Duration, log: Logger) {
         self.library = library
@@ -39,9 +41,11 @@ final class ChoresService: Service, @unchecked Sendable {
 
     private func once() {
         // A forget (here, from the CLI, or from a peer) that a reader kept from emptying the WAL is finished here.
-        if library.store.finishErasing() {
-            log.notice("a forgotten memory's old copies are still in the store's write-ahead log (a reader holds it); trying again in a while")
+        let stillErasing = library.store.finishErasing()
+        if stillErasing && !eraseNoted {
+            log.notice("a forgotten memory's old copies are still in the store's write-ahead log (a reader holds it); trying again every half minute")
         }
+        eraseNoted = stillErasing
         do {
             let now = library.store.clock()
             let ran = try delayed.runDue(now: now)

@@ -3,8 +3,8 @@ import EngramCore
 
 /// `org.gnome.Shell.SearchProvider2` at `/org/engram/Engram/SearchProvider`: Engram in the GNOME Shell overview.
 ///
-/// The bus thread answers each call itself (`SearchService.answer`), and metas come from the items of the last
-/// result sets. It drops the whole section if the metas differ in number from the ids it
+/// The bus thread answers each call itself (`SearchService.answer`); metas of the five results the shell shows come
+/// from the hits of the last result sets, any others from the store. It drops the whole section if the metas differ in number from the ids it
 /// asked for, so every id gets a meta, unknown ones a clear placeholder. Subsearch re-runs the query:
 /// Xapian words do not narrow by prefix ("mil" finds nothing that "milk" finds).
 enum SearchProvider2 {
@@ -13,6 +13,8 @@ enum SearchProvider2 {
     static let resultLimit = 20
     /// The most ids accepted in one GetResultMetas.
     static let maxIDs = 512
+    /// The most ids whose metas are made on the bus thread; more go through the search queue.
+    static let inlineMetas = 32
 
     static func interface(search: SearchService, results: ResultActions) -> DBusInterface {
         DBusInterface(name, methods: [
@@ -29,9 +31,11 @@ enum SearchProvider2 {
                     guard ids.count <= maxIDs else {
                         throw DaemonError.invalidArgs("GetResultMetas was asked for \(ids.count) ids; at most \(maxIDs) are answered")
                     }
-                    search.answer({ $0.items(for: ids).map(meta) }) { result in
-                        reply.settle(result.map { [.array("a{sv}", $0)] })
-                    }
+                    // The shell asks for a handful; a long list (each unknown id a store read) is not answered on the
+                    // bus thread, so it never holds up other calls.
+                    let body: @Sendable (SearchService) -> [DBusValue] = { $0.items(for: ids).map(meta) }
+                    let done: @Sendable (Result<[DBusValue], any Error>) -> Void = { reply.settle($0.map { [.array("a{sv}", $0)] }) }
+                    if ids.count <= inlineMetas { search.answer(body, done: done) } else { search.run(body, done: done) }
                 } catch {
                     reply.fail(DaemonError.dbus(error))
                 }

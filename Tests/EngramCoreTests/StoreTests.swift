@@ -75,6 +75,16 @@ import Testing
         let back = try store.requireMemory(id: "f1")
         #expect(back.created == clock.now && back.updated == clock.now && back.lastReinforced == clock.now)
         #expect(try store.requireMemory(id: "f2").created == soon)
+        // The same file again, later: nothing changes (the stored dates stand in for the far ones, not a new now).
+        clock.advance(seconds: 60)
+        #expect(try store.upsertMemories([ahead, near]) == 0)
+        #expect(try store.requireMemory(id: "f1").created == back.created)
+        // A link dated 2999 is recorded at this clock: the sync clock does not jump to 2999 with it.
+        try SyncFolder(store: store, root: dir.path + "/shared").enable()
+        #expect(try store.importLinks([MemoryLink(fromID: "f1", toID: "f2", origin: .manual, weight: 1, created: far)]) == 0)
+        #expect(try store.links(of: "f1").first?.created == clock.now)
+        let syncClock = try store.read { db in try SyncLog.loadClock(db) }
+        #expect(syncClock.wall <= HybridClock.milliseconds(clock.now) + 1000, "the sync clock followed the file's date: \(syncClock)")
         try store.upsertCurriculum(Curriculum(id: "c-far", title: "Far", created: far),
                                    topics: [Topic(id: "t-far", curriculumID: "c-far", position: 1, title: "T", created: far)])
         #expect(try store.curriculum(id: "c-far")?.created == clock.now)

@@ -103,7 +103,7 @@ import Testing
             try dated("r1", "lastReinforced", "2999-01-01 00:00:00.000", 1),
             try dated("r2", "updated", "2026-11-24 10:00:00.001", 2),     // two days ahead
             try dated("r3", "created", "2026-11-22 21:00:00.000", 3),     // eleven hours ahead: within the day
-            try BadInputTests.memory("r4", "other end", counter: 4),
+            try BadInputTests.memory("r4", "2999-01-01", counter: 4),              // a text that looks like a date is no date
             try Self.op(5, .link, .memory, "r3", f: ["created": .text("2999-01-01 00:00:00.000")], add: true, other: "r4"),
         ], into: me)
         #expect(report.applied == 2 && report.skipped == 3, "\(messages)")
@@ -111,6 +111,23 @@ import Testing
         #expect(messages.contains("its memory updated 2026-11-24 10:00:00.001 is more than a day after"))
         #expect(try me.store.memoryIDs().sorted() == ["r3", "r4"])
         #expect(try me.store.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM link") } == 0)
+        #expect(try me.store.requireMemory(id: "r4").content == "2999-01-01")
+    }
+
+    /// A kept line that, read again, can no longer be applied (found wrong once this Engram understands it) is
+    /// dropped with a message, so it never counts against the device's kept lines.
+    @Test func aKeptLineFoundWrongIsDroppedWithAMessage() throws {
+        let me = try Device(clock: TestClock(Self.now))
+        let bad = try BadInputTests.memory("k1", "kept", counter: 1).replacingOccurrences(of: #""type":"note""#, with: #""type":"poem""#)
+        try me.store.write("keep a line") { db in
+            try db.execute(sql: "INSERT INTO syncParked(device, file, offset, line, reason) VALUES (?, 'ops-1.jsonl', 0, ?, 'test')",
+                           arguments: [Self.peer, bad])
+        }
+        #expect(try me.store.syncStatus().parked == 1)
+        _ = try me.sync.importPeers()
+        #expect(try me.store.syncStatus().parked == 0)
+        #expect(try statusMessages(me).contains("can no longer be applied: its value for memory field 'type' does not fit that field; dropped"))
+        #expect(try me.store.memory(id: "k1") == nil)
     }
 
     @Test func idsTextAndTagsGetTheChecksLocalInputGets() throws {

@@ -12,15 +12,16 @@ extension Store {
             throw EngramError.invalidInput("topic id '\(t.id)' must be 1–64 letters, digits, '-', '_' or '.'")
         }
         let now = clock()
-        curriculum.created = Store.notAhead(curriculum.created, of: now)
-        curriculum.updated = Store.notAhead(curriculum.updated, of: now)
-        for i in topics.indices {
-            topics[i].created = Store.notAhead(topics[i].created, of: now)
-            topics[i].updated = Store.notAhead(topics[i].updated, of: now)
-        }
         try write("save the curriculum") { db in
             let oldCurriculum = try Curriculum.fetchOne(db, key: curriculum.id)
             let oldTopics = Dictionary(try Topic.fetchAll(db, keys: topics.map(\.id)).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+            // Dates more than a day ahead: the stored ones (so importing the file again changes nothing), else now.
+            curriculum.created = Store.notAhead(curriculum.created, of: now, else: oldCurriculum?.created)
+            curriculum.updated = Store.notAhead(curriculum.updated, of: now, else: oldCurriculum?.updated)
+            for i in topics.indices {
+                topics[i].created = Store.notAhead(topics[i].created, of: now, else: oldTopics[topics[i].id]?.created)
+                topics[i].updated = Store.notAhead(topics[i].updated, of: now, else: oldTopics[topics[i].id]?.updated)
+            }
             try curriculum.upsert(db)
             try Store.enqueue(db, .curriculum, curriculum.id, at: now)
             let keep = Set(topics.map(\.id))

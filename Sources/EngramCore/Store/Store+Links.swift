@@ -9,7 +9,9 @@ extension Store {
         try write("link the memories") { db in try Store.link(db, a, b, origin: origin, weight: weight, at: now) }
     }
 
-    static func link(_ db: Database, _ a: String, _ b: String, origin: LinkOrigin, weight: Double, at: Date) throws {
+    /// Links in `db` at clock reading `at`; `created` (default `at`) is the link's own date (an import's, from its file).
+    static func link(_ db: Database, _ a: String, _ b: String, origin: LinkOrigin, weight: Double, at: Date, created: Date? = nil) throws {
+        let created = created ?? at
         let (from, to) = a < b ? (a, b) : (b, a)
         for id in [from, to] where try !memoryExists(db, id) {
             throw EngramError.notFound("no memory with id '\(id)' to link")
@@ -20,8 +22,8 @@ extension Store {
             ON CONFLICT(fromID, toID) DO UPDATE SET
               weight = max(weight, excluded.weight),
               origin = CASE WHEN link.origin = 'manual' OR excluded.origin = 'manual' THEN 'manual' ELSE 'auto' END
-            """).execute(arguments: [from, to, origin.rawValue, weight, at])
-        try SyncLog.record(db, at: at) { r in try r.link(from, to, add: true, origin: origin, weight: weight, created: at) }
+            """).execute(arguments: [from, to, origin.rawValue, weight, created])
+        try SyncLog.record(db, at: at) { r in try r.link(from, to, add: true, origin: origin, weight: weight, created: created) }
     }
 
     /// Whether a memory with this id is stored.
@@ -55,14 +57,18 @@ extension Store {
         try read { db in try MemoryLink.order(MemoryLink.Columns.fromID, MemoryLink.Columns.toID).fetchAll(db) }
     }
 
-    /// Inserts links in bulk (import); links whose ends are missing are counted, not fatal.
+    /// Inserts links in bulk (import); links whose ends are missing are counted, not fatal. Recorded at this clock's
+    /// reading (a file's date never moves the sync clock), each with its own date unless that is more than a day
+    /// ahead (`notAhead`).
     @discardableResult
     public func importLinks(_ links: [MemoryLink]) throws -> Int {
-        try write("import links") { db in
+        let now = clock()
+        return try write("import links") { db in
             var skipped = 0
             for l in links {
                 guard l.fromID != l.toID, try Memory.exists(db, key: l.fromID), try Memory.exists(db, key: l.toID) else { skipped += 1; continue }
-                try Store.link(db, l.fromID, l.toID, origin: l.origin, weight: l.weight, at: l.created)
+                try Store.link(db, l.fromID, l.toID, origin: l.origin, weight: l.weight, at: now,
+                               created: Store.notAhead(l.created, of: now))
             }
             return skipped
         }

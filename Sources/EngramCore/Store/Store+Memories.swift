@@ -206,8 +206,10 @@ extension Store {
     /// `date`, or `now` when it is more than a day after `now` (`HybridClock.maxSkewMilliseconds`): an imported date
     /// that far ahead is a typo or a clock gone wrong, and a memory last reinforced in 2999 would never fade. Peers'
     /// operations carrying such dates are refused (`SyncOperation.futureDate`).
-    static func notAhead(_ date: Date, of now: Date) -> Date {
-        date.timeIntervalSince(now) * 1000 > Double(HybridClock.maxSkewMilliseconds) ? now : date
+    /// With `stored` (the row's date before this import) that is kept instead of now, so importing the same file again
+    /// changes nothing.
+    static func notAhead(_ date: Date, of now: Date, else stored: Date? = nil) -> Date {
+        date.timeIntervalSince(now) * 1000 > Double(HybridClock.maxSkewMilliseconds) ? stored ?? now : date
     }
 
     /// Inserts or replaces whole memories (import), each with its outbox row, in chunks; `progress` gets (done, total).
@@ -237,11 +239,12 @@ extension Store {
                                         uniquingKeysWith: { a, _ in a })
                 for var m in slice {
                     try TextInput.requireNoNUL(m.content, what: "memory \(m.id)")
-                    m.created = Store.notAhead(m.created, of: now)
-                    m.updated = Store.notAhead(m.updated, of: now)
-                    m.lastReinforced = Store.notAhead(m.lastReinforced, of: now)
+                    let before = stored[m.id]
+                    m.created = Store.notAhead(m.created, of: now, else: before?.created)
+                    m.updated = Store.notAhead(m.updated, of: now, else: before?.updated)
+                    m.lastReinforced = Store.notAhead(m.lastReinforced, of: now, else: before?.lastReinforced)
                     m.tags = TextInput.normalizeTags(m.tags)
-                    if let old = stored[m.id] {
+                    if let old = before {
                         let keep = keepHistory.contains(m.id)
                         if keep {
                             m.created = old.created
@@ -252,7 +255,6 @@ extension Store {
                         if Store.sameStoredMemory(old, m) { continue }
                         if keep { m.updated = now }
                     }
-                    let before = stored[m.id]
                     try Store.upsertRow(db, m)
                     try Store.enqueueRow(db, .memory, m.id, at: now, link: link)
                     try SyncLog.record(db, at: now) { r in

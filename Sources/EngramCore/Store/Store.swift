@@ -50,7 +50,7 @@ public final class Store: Sendable {
         }
         var config = Configuration()
         config.readonly = readOnly
-        config.busyMode = .timeout(10)
+        config.busyMode = .timeout(Store.busyTimeout)
         config.foreignKeysEnabled = true
         config.journalMode = .wal
         config.label = "engram"
@@ -114,20 +114,24 @@ public final class Store: Sendable {
     /// second for it, the marker at `erasePendingPath` records that this is still to do. Returns whether it is done.
     @discardableResult
     public func eraseWAL() -> Bool {
+        // The marker goes first and comes back on failure: another process's failed erase, between this one's
+        // checkpoint and an unlink after it, would otherwise lose its marker.
+        Glibc.unlink(erasePendingPath)
         let done = (try? database.writeWithoutTransaction { db -> Bool in
             try db.execute(sql: "PRAGMA busy_timeout = 1000")
-            defer { try? db.execute(sql: "PRAGMA busy_timeout = 10000") }
+            defer { try? db.execute(sql: "PRAGMA busy_timeout = \(Int(Store.busyTimeout * 1000))") }
             _ = try db.checkpoint(.truncate)
             return true
         }) ?? false
-        if done {
-            Glibc.unlink(erasePendingPath)
-        } else {
+        if !done {
             let fd = open(erasePendingPath, O_CREAT | O_WRONLY | O_CLOEXEC, 0o600)
             if fd >= 0 { close(fd) }
         }
         return done
     }
+
+    /// How long a connection waits for another's lock, in seconds (GRDB's busy mode).
+    static let busyTimeout: TimeInterval = 10
 
     /// Empties the WAL if a forget could not (`erasePendingPath` exists); returns whether anything is still to do.
     @discardableResult

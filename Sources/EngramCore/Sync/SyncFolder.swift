@@ -150,7 +150,10 @@ public struct SyncFolder: Sendable {
                 continue
             }
             report.peers.insert(name)
-            let files = ((try? fm.contentsOfDirectory(atPath: dir)) ?? []).sorted()
+            // Segments in their number's order (ops-9 before ops-10), other names after them.
+            let files = ((try? fm.contentsOfDirectory(atPath: dir)) ?? []).sorted {
+                (SyncFiles.segmentNumber($0) ?? Int.max, $0) < (SyncFiles.segmentNumber($1) ?? Int.max, $1)
+            }
             for file in files {
                 if file.contains(".sync-conflict-") {
                     try note(name, "devices/\(name)/\(file) is a conflict copy, ignored: only device \(name) writes its folder, so two devices may share its id (a copied data folder?)")
@@ -343,8 +346,19 @@ public struct SyncFolder: Sendable {
                 let buried = try SyncOperation.names(line).contains { try SyncMerge.isBuriedAnywhere(db, $0) }
                 erased = erased || buried
                 if !buried {
-                    guard case .operation(let op) = SyncOperation.parse(Substring(line), now: nowMs), op.dev == row["device"] as String else { continue }
-                    ops.append(op)
+                    let device: String = row["device"]
+                    switch SyncOperation.parse(Substring(line), now: nowMs) {
+                    case .operation(let op) where op.dev == device:
+                        ops.append(op)
+                    case .newer, .early:
+                        continue  // still waiting
+                    case .operation:
+                        try SyncLog.note(db, device, "a kept line of devices/\(device)/\(row["file"] as String) is another device's operation; dropped", at: now)
+                    case .corrupt(let why):
+                        // Understood now (this Engram was updated) and found wrong: dropped, so it no longer counts
+                        // against the device's kept lines.
+                        try SyncLog.note(db, device, "a kept line of devices/\(device)/\(row["file"] as String) at byte \(row["offset"] as Int) can no longer be applied: \(why); dropped", at: now)
+                    }
                 }
                 try db.execute(sql: "DELETE FROM syncParked WHERE device = ? AND file = ? AND offset = ?",
                                arguments: [row["device"] as String, row["file"] as String, row["offset"] as Int])

@@ -124,10 +124,14 @@ public struct SyncOperation: Codable, Sendable, Equatable {
     /// memory reinforced in 2999 would never fade; Engram's own imports take such dates as now
     /// (`Store.upsertMemories`), so only a clock or a file gone wrong sends one.
     func futureDate(_ field: String, _ value: SyncValue) -> String? {
-        guard case .text(let t) = value, let instant = Timestamp.parse(t),
+        // Only the date fields: a memory's text or an id may look like a date ("2027-06-01") and is no date.
+        guard SyncOperation.dateFields.contains(field), case .text(let t) = value, let instant = Timestamp.parse(t),
               instant * 1000 > Double(clock.wall + HybridClock.maxSkewMilliseconds) else { return nil }
         return "its \(e.rawValue) \(field) \(t) is more than a day after the operation itself was written (\(Timestamp.iso(Double(clock.wall) / 1000))): a clock or a file gone wrong on device \(dev)"
     }
+
+    /// The fields that hold dates (as the store keeps them), in every entity and in links.
+    static let dateFields: Set<String> = ["created", "updated", "lastReinforced", "started", "resumed", "ended"]
 
     static let encoder: JSONEncoder = {
         let e = JSONEncoder()
