@@ -7,7 +7,8 @@ Each side has its own Syncthing (--home, GUI/REST and listen address on 127.0.0.
 local discovery, relays, NAT traversal, usage and crash reporting off; the other device introduced by id with an
 explicit address) and its own Engram data and config folders whose `[sync] folder` lies in that Syncthing's
 home. `engram sync setup` and `engram sync add-device` make the shared folder. Then, for each scenario (plain,
-a 10-minute clock skew on B, B's `sync now` killed mid-apply): both Syncthings are paused, seeded random concurrent operations
+a 10-minute clock skew on B, B's `sync now` SIGKILLed between two 2,000-line chunks of a 2,500-memory import of A's,
+which must leave some but not all applied): both Syncthings are paused, seeded random concurrent operations
 run through the `engram` CLI on both sides, `engram sync now` on both, Syncthing resumes, the script waits until
 both folders are idle and complete, runs `engram sync now` until nothing new applies, and asserts: the same sync
 digest, the same search results, every edited value kept (current or in `show --history`), no conflict files,
@@ -375,15 +376,27 @@ def scenario(name, a, b, rng, crash=False):
                 side.engram("remember", "--tag", side.name, "%s captured on %s in %s" % (rng.choice(words), side.name, name))
         side.engram("session", "start", "--curriculum", name + "-cur")
         side.engram("session", "stop")
+    bulk = 2500 if crash else 0  # more than one 2,000-line chunk, so the kill lands between two of them
+    if bulk:
+        a.engram("import", write_jsonl(a, name + "-bulk", [
+            # A word of its own: thousands of equal matches would tie at the searches' 100-result cut below, where
+            # each index breaks ties by its own document order.
+            {"kind": "memory", "id": "%s-bulk-%04d" % (name, i), "content": "bulkstone note %d" % i, "type": "note"}
+            for i in range(bulk)]))
     for s in (a, b):
         s.engram("sync", "now")
         s.rest("POST", "/rest/system/resume")
     if crash:
         # B is killed (SIGKILL) in the middle of applying A's changes, then syncs again.
         wait_in_sync(a, b)
+        before = memory_total(b)
         r = b.engram("sync", "now", check=False, env={"ENGRAM_TEST_CRASH_AT": "sync-import-chunk"})
         if r.returncode != -signal.SIGKILL:
             fail("B's sync was not killed mid-apply (exit %d): %s" % (r.returncode, r.stderr))
+        at_kill = memory_total(b) - before
+        if not 0 < at_kill < bulk:
+            fail("%s: B's sync was killed with %d of A's %d new memories applied: not in the middle" % (name, at_kill, bulk))
+        print("   B's sync now killed with %d of %d applied" % (at_kill, bulk))
     settle(a, b)
 
     da, db = (s.engram("sync", "status", "--digest").stdout.strip() for s in (a, b))
