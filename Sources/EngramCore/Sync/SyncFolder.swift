@@ -186,6 +186,10 @@ public struct SyncFolder: Sendable {
         return report
     }
 
+    /// Whether `name` is a device's operation log segment (`ops-N.jsonl`), not a handoff file, a conflict copy or
+    /// Syncthing's temporary file.
+    public static func isLog(_ name: String) -> Bool { SyncFiles.segmentNumber(name) != nil && !SyncFiles.isForeign(name) }
+
     /// Lines read per transaction.
     static let chunkLines = 2000
     /// The most bytes of a peer's file read at once, and so the longest line read: an operation carrying the
