@@ -153,7 +153,9 @@ func runOne(_ bytes: UnsafeRawBufferPointer) {
         withUnsafePointer(to: &kinds) { kindsPointer in
             var options = cx_search_options(query: text, kinds: kindsPointer, kind_count: 1, offset: 0, limit: 5, flags: flags,
                                             now: Date().timeIntervalSince1970, context: cx_bytes(data: nil, length: 0),
-                                            decay_weight: 1, snippet_length: 80, snippet_count: 0)
+                                            decay_weight: 1, snippet_length: 80, snippet_count: 0,
+                                            // Identity-only hits past 1 or 2 (GNOME's lean page), or every hit whole.
+                                            detail_count: UInt32(text.length % 3))
             var results: OpaquePointer?
             var searchError: OpaquePointer?
             let status = cx_database_search(database, &options, &results, &searchError)
