@@ -177,6 +177,21 @@ import Testing
         #expect(try me.store.syncStatus().parked == 0)
     }
 
+    /// A device's segments are read in their number's order: ops-9 before ops-10 (by name, "ops-10" sorts first). With
+    /// no room for kept lines, a line to keep at the start of ops-9 stops the device there, so ops-10 waits too.
+    @Test func segmentsAreReadInNumberOrder() throws {
+        let me = try Device(clock: TestClock(Self.now))
+        var sync = SyncFolder(store: me.store, root: me.sync.root)
+        sync.keptLimit = 0
+        let dir = me.sync.root + "/devices/\(Self.peer)"
+        let newer = #"{"v":2,"op":"teleport","hlc":"x","dev":"pppppppppppppppp"}"#
+        try writeFile(newer + "\n" + (try BadInputTests.memory("s9", "in segment nine", counter: 1)) + "\n", to: dir + "/ops-9.jsonl")
+        try writeFile(try BadInputTests.memory("s10", "in segment ten", counter: 2) + "\n", to: dir + "/ops-10.jsonl")
+        let report = try sync.importPeers()
+        #expect(report.applied == 0, "\(report)")
+        #expect(try me.store.memoryIDs().isEmpty, "ops-10 was read before ops-9")
+    }
+
     @Test func aLineLongerThanTheReadLimitIsSkippedAndReadingGoesOn() throws {
         let me = try Device(clock: TestClock(Self.now))
         var sync = SyncFolder(store: me.store, root: me.sync.root)
