@@ -106,6 +106,48 @@ import Testing
         }
     }
 
+    /// Continue pressed on B when B cannot continue (its own folder in the sync folder is not a folder, so the claim
+    /// cannot be written): B says so in a notification, not only in its log, and the session stays on A.
+    @Test func aContinueThatFailsIsSaidInANotification() async throws {
+        let shared = NSTemporaryDirectory() + "engram-handoff-fail-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: shared) }
+        let config = "[sync]\nfolder = \"\(shared)\"\n"
+        let poll = ["ENGRAM_TEST_SYNC_POLL_MS": "200"]
+        try await withDaemon(samples: false, config: config, environment: poll) { a in
+            try await withDaemon(samples: false, config: config, environment: poll) { b in
+                #expect(try a.engram(["import", D.root + "/Samples/curricula/swift-concurrency.toml"]).status == 0)
+                #expect(try a.engram(["sync", "now"]).status == 0)
+                #expect(try b.engram(["sync", "now"]).status == 0)
+                try await startDevice(a)
+                try await startDevice(b)
+                #expect(try a.engram(["session", "start", "--curriculum", "swift-concurrency"]).status == 0)
+                let id = try #require(try Store(path: a.dataDir + "/engram.sqlite").activeSession()?.id)
+                #expect(try await eventually(timeout: .seconds(30)) {
+                    try notified(b).contains { $0.summary == "Continue on this computer" }
+                }, "B never offered A's session: \(folder(shared))")
+                // B's own folder becomes a file: the claim has nowhere to go.
+                let bID = try #require(try Store(path: b.dataDir + "/engram.sqlite").syncDevice())
+                let own = shared + "/devices/" + bID
+                try FileManager.default.removeItem(atPath: own)
+                try Data("not a folder\n".utf8).write(to: URL(fileURLWithPath: own))
+                let calls = try notified(b)
+                let index = try #require(calls.lastIndex { $0.summary == "Continue on this computer" })
+                let notificationID = calls[index].replacesID != 0
+                    ? calls[index].replacesID : UInt32(calls[...index].filter { $0.replacesID == 0 }.count)
+                _ = try b.callPeer("org.freedesktop.Notifications", "/org/freedesktop/Notifications", "org.freedesktop.DBus.Mock",
+                                   "EmitSignal", [.string(""), .string("ActionInvoked"), .string("us"),
+                                                  .array("v", [.variant(.uint32(notificationID)), .variant(.string("continue"))])])
+                #expect(try await eventually(timeout: .seconds(20)) {
+                    try notified(b).contains { $0.summary == HandoffService.failedSummary && !$0.body.isEmpty }
+                }, "B said nothing: \((try? notified(b))?.map(\.summary) ?? [])")
+                #expect(try session(a, id)?.state == .running, "the session stays where it was")
+                let aID = try #require(try Store(path: a.dataDir + "/engram.sqlite").syncDevice())
+                let onA = HandoffActivity.read(shared + "/devices/\(aID)/activity.json", device: aID)?.session
+                #expect(onA?.state == "running" && onA?.handedTo == nil, "A handed nothing over: \(String(describing: onA))")
+            }
+        }
+    }
+
     @Test func offersAreEscapedForMarkupAndKeptLiteralOtherwise() {
         let activity = HandoffActivity(device: "0123456789abcdef", deviceName: "<i>laptop</i>", written: Date(),
                                        session: .init(id: "s1", curriculum: "Rust & <b>C</b>", topic: "a < b", state: "running",
