@@ -49,10 +49,11 @@ import Testing
         try await withDaemon { d in
             let ids = try d.initialResultSet(["the"])
             #expect(ids.count > 8, "need more than five results: \(ids)")
-            let later = Array(ids.dropFirst(5).prefix(4))
+            let later = Array(ids.dropFirst(5).prefix(10))
             let metas = try d.gdbusValue(D.providerPath, D.provider, "GetResultMetas", [D.gvariantStrings(later)])
                 .first as? [[String: Any]] ?? []
             #expect(metas.map { $0["id"] as? String } == later)
+            var memoriesChecked = 0
             for meta in metas {
                 let id = try #require((meta["id"] as? String)?.split(separator: "/").last.map(String.init))
                 guard (meta["id"] as? String ?? "").hasPrefix("engram://memory/") else { continue }
@@ -60,7 +61,9 @@ import Testing
                 #expect(meta["clipboardText"] as? String == content, "\(meta)")
                 let name = meta["name"] as? String ?? ""
                 #expect(!name.isEmpty && content.hasPrefix(name.trimmingCharacters(in: CharacterSet(charactersIn: "…"))), "\(meta)")
+                memoriesChecked += 1
             }
+            #expect(memoriesChecked >= 3, "the ids past the fifth held too few memories to check: \(later)")
         }
     }
 
