@@ -5,6 +5,8 @@ BUILD ?= .build
 CONFIG ?= debug
 DEMO_DIR ?= $(CURDIR)/demo-data
 ENGRAM = $(BUILD)/$(CONFIG)/engram
+# The suites are modules over the test worlds' package (scripts/engramtest), run with scripts/ on the path.
+SUITE = PYTHONPATH=$(CURDIR)/scripts /usr/bin/python3 -m
 
 .PHONY: all deps model build release run demo test test-unit test-e2e test-sync test-widgets test-shells man completions install clean bench bench-sync stress check-figures
 
@@ -82,16 +84,16 @@ bench: model
 	$(SWIFT) build -c release --product engram-feed
 	@# Words only here (ENGRAM_MODEL_DIR=none): a daemon on 63,666 memories would spend the run embedding them in the
 	@# background. Meaning search's own costs are the meaning_speed line below.
-	ENGRAM_MODEL_DIR=none dbus-run-session -- /usr/bin/python3 scripts/bench/run.py $(BUILD)/release/engram $(BUILD)/release/engram-bench $(BENCH_OUT) $(BENCH_FLAGS)
+	ENGRAM_MODEL_DIR=none dbus-run-session -- $(SUITE) bench.run $(BUILD)/release/engram $(BUILD)/release/engram-bench $(BENCH_OUT) $(BENCH_FLAGS)
 	@# Meaning search: quality (Debian descriptions and the sample questions, scripts/bench/MEANING.md), then its costs.
-	/usr/bin/python3 scripts/bench/meaning_bench.py $(BENCH_OUT)/meaning --engram $(BUILD)/release/engram
-	dbus-run-session -- /usr/bin/python3 scripts/bench/meaning_speed.py $(BUILD)/release/engram $(BUILD)/release/engram-bench $(BENCH_OUT)/meaning-speed
+	$(SUITE) bench.meaning_bench $(BENCH_OUT)/meaning --engram $(BUILD)/release/engram
+	dbus-run-session -- $(SUITE) bench.meaning_speed $(BUILD)/release/engram $(BUILD)/release/engram-bench $(BENCH_OUT)/meaning-speed
 
 # Sync's figures (README "Every machine"): 10,000 Debian memories to a new device through two Syncthings on loopback,
 # the log's size, apply throughput and capture-to-searchable between the two. ~1 minute after the release build.
 bench-sync: deps
 	$(SWIFT) build -c release --product engram
-	scripts/debian-corpus.sh $(BUILD)/debian-corpus.jsonl
+	scripts/bench/debian-corpus.sh $(BUILD)/debian-corpus.jsonl
 	scripts/sync/sync-bench.py $(BUILD)/release/engram $(BUILD)/debian-corpus.jsonl 10000
 
 # The reliability and security suite (scripts/stress/README.md): each part prints its figures; results in stress-out/.

@@ -3,15 +3,14 @@
 # runs of the current code. README records each run's commit in a marker line
 #   <!-- figures: bench <40-hex commit> clean -->      <!-- figures: stress <40-hex commit> clean -->
 # (copied from bench-out/results.json / stress-out/results.json, which record the commit and whether the tree
-# was dirty). Fails, naming the files, when a file the run measured changed since that commit: Sources/,
-# Package.swift and the suite's own scripts (scripts/bench/ for bench, scripts/stress/ for stress, and the corpus
-# script both use), Markdown excepted. Commits that touch only other files (README, tests, docs) keep the figures valid.
+# was dirty). Fails, naming the files, when a file the run measured changed since that commit: the paths
+# scripts/engramtest/version.py lists for the suite (Sources/, Package.swift, the test worlds' package, the corpus
+# script and the suite's own folder), Markdown excepted. Commits that touch only other files (README, tests, docs) keep the figures valid.
 # Also fails when a marker is missing, names a commit this clone lacks, or a run was made on a dirty tree.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 readme=README.md
 status=0
-common=(Sources Package.swift scripts/debian-corpus.sh)
 
 for suite in bench stress; do
   line=$(grep -E "^<!-- figures: $suite [0-9a-f]{40} (clean|dirty) -->$" "$readme" || true)
@@ -28,7 +27,8 @@ for suite in bench stress; do
     echo "check-figures: the $suite figures name commit ${commit:0:10}, which this clone does not have (a shallow clone? git fetch --unshallow)" >&2
     status=1; continue
   fi
-  paths=("${common[@]}" "scripts/$suite")
+  mapfile -t paths < <(PYTHONPATH=scripts /usr/bin/python3 -m engramtest.version --paths "$suite")
+  [ ${#paths[@]} -gt 0 ] || { echo "check-figures: engramtest.version gave no measured paths for $suite" >&2; status=1; continue; }
   # Against the working tree (uncommitted edits count); Markdown (the suites' READMEs) is not measured code.
   changed=$(git diff --name-only "$commit" -- "${paths[@]}" ':(exclude)*.md')
   if [ -n "$changed" ]; then

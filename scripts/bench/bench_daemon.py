@@ -13,10 +13,12 @@ import uuid
 
 import dbus
 
+from bench.timing import pct
+from engramtest import PYTHON as PY
+from engramtest.bus import NAME, PROVIDER_PATH, wait_for_name
+from engramtest.daemon import Daemon
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-PY = "/usr/bin/python3"
-NAME = "org.engram.Engram"
-PROVIDER_PATH = "/org/engram/Engram/SearchProvider"
 
 
 def rss_mb(pid):
@@ -34,20 +36,7 @@ def cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def wait_for_name(name, proc, seconds=60):
-    bus = dbus.SessionBus()
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        if bus.name_has_owner(name):
-            return
-        if proc.poll() is not None:
-            raise SystemExit("bench: %s exited (%s) before taking %s" % (proc.args, proc.returncode, name))
-        time.sleep(0.05)
-    raise SystemExit("bench: nobody took %s within %d s" % (name, seconds))
-
-
 def summarise(ms):
-    from run import pct
     return {"p50_ms": round(pct(ms, 50), 3), "p99_ms": round(pct(ms, 99), 3), "max_ms": round(max(ms), 3), "n": len(ms)}
 
 
@@ -78,10 +67,13 @@ def measure(bench):
         return
     rounds = 2 if bench.quick else 10
     log = open(os.path.join(bench.work, "daemon.log"), "w")
-    daemon = subprocess.Popen(bench.eng("daemon"), env=bench.env, stdout=log, stderr=log)
+    daemon = Daemon(bench.engram, bench.env, log, args=("--data-dir", bench.data)).spawn()
     py = None
     try:
-        wait_for_name(NAME, daemon)
+        if not wait_for_name(dbus.SessionBus(), NAME, daemon, 60):
+            if daemon.poll() is not None:
+                raise SystemExit("bench: %s exited (%s) before taking %s" % (daemon.args, daemon.returncode, NAME))
+            raise SystemExit("bench: nobody took %s within %d s" % (NAME, 60))
         time.sleep(2)  # let it settle: first index pass, caches
         idle = rss_mb(daemon.pid)
         bus = dbus.SessionBus()

@@ -15,11 +15,12 @@ import subprocess
 import sys
 import time
 
+from bench.timing import pct, time_runs
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def measure(bench):
-    from run import pct, time_runs
     env = dict(bench.env, ENGRAM_DATA_DIR=bench.data)
     bindir = os.path.dirname(bench.engram)
     cmds = [("engram", [bench.engram, "feed", "motd", "--format", "waybar"])]

@@ -36,8 +36,11 @@ import time
 import numpy as np
 import xapian
 
+from engramtest.report import write_results
+
+from engramtest import ROOT
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
 
 
 def build_root():
@@ -844,11 +847,8 @@ def main():
         results["seconds"] = round(time.monotonic() - start, 1)
         results["complete"] = final
         md = markdown(results)
-        with open(os.path.join(out_dir, "results.md"), "w") as f:
-            f.write("# Recall by meaning: benchmark (%s)%s\n\n%s\n" % (
-                results["started"], "" if final else " — partial, still running", md))
-        with open(os.path.join(out_dir, "results.json"), "w") as f:
-            json.dump(results, f, indent=1, sort_keys=True)
+        write_results(out_dir, "# Recall by meaning: benchmark (%s)%s\n\n%s\n" % (
+            results["started"], "" if final else " — partial, still running", md), results)
         return md
 
     try:

@@ -4,7 +4,7 @@ brute-force neighbours (the samples and 63,666 random vectors), hybrid search in
 GNOME provider round trip with meaning on against words only (alternating, same questions, same daemon build), and
 the daemon's RSS with its vectors loaded.
 
-    /usr/bin/python3 scripts/bench/meaning_speed.py ENGRAM ENGRAM_BENCH OUT_DIR [QUESTIONS.jsonl]
+    PYTHONPATH=scripts /usr/bin/python3 -m bench.meaning_speed ENGRAM ENGRAM_BENCH OUT_DIR [QUESTIONS.jsonl]
 
 Runs under dbus-run-session (the daemon is D-Bus-activated from a service file written here). Fails when meaning
 search is off (the model is not installed) or when the daemon's answers with meaning on are not Engram's ids.
@@ -20,7 +20,9 @@ import time
 
 import dbus
 
-ROOT = os.path.realpath(os.path.join(os.path.dirname(__file__), "..", ".."))
+from engramtest import ROOT
+from engramtest.bus import NAME, wait_for_no_name
+from engramtest.daemon import Daemon
 
 
 def pct(xs, q):
@@ -66,7 +68,7 @@ def main():
     os.makedirs(word_config)
     open(os.path.join(word_config, "config.toml"), "w").write("[search]\nsemantic = false\n")
     bus = dbus.SessionBus()
-    name = "org.engram.Engram"
+    name = NAME
     times = {"meaning": [], "words": [], "meaning-cold": [], "words-cold": []}
     answers = {"meaning": {}, "words": {}}
     rss = {}
@@ -75,14 +77,10 @@ def main():
     for r in range(4):
         for label in (("meaning", "words") if r % 2 == 0 else ("words", "meaning")):
             cfg = config if label == "meaning" else word_config
-            proc = subprocess.Popen([engram, "daemon"], env=dict(env, ENGRAM_CONFIG_DIR=cfg), stdout=subprocess.DEVNULL,
-                                    stderr=open(os.path.join(out, f"daemon-{label}.log"), "a"))
-            for _ in range(400):
-                if bus.name_has_owner(name):
-                    break
-                time.sleep(0.05)
-            else:
+            daemon = Daemon(engram, dict(env, ENGRAM_CONFIG_DIR=cfg), os.path.join(out, f"daemon-{label}.log"))
+            if not daemon.start(bus, timeout=20):
                 fail(f"the daemon ({label}) did not take {name}; see daemon-{label}.log")
+            proc = daemon.proc
             provider = dbus.Interface(bus.get_object(name, "/org/engram/Engram/SearchProvider"), "org.gnome.Shell.SearchProvider2")
             for timed in (False, True):
                 for q in questions:
@@ -93,12 +91,8 @@ def main():
                     times[label if timed else label + "-cold"].append((time.monotonic() - t) * 1000)
                     answers[label][q] = [str(i) for i in ids]
             rss[label] = int([l for l in open(f"/proc/{proc.pid}/status") if l.startswith("VmRSS")][0].split()[1]) / 1024
-            proc.terminate()
-            proc.wait(20)
-            for _ in range(200):
-                if not bus.name_has_owner(name):
-                    break
-                time.sleep(0.05)
+            daemon.stop(timeout=20)
+            wait_for_no_name(bus, name, timeout=10)
     by_meaning = sum(1 for q in questions if answers["meaning"][q] != answers["words"][q])
     if not any(answers["meaning"].values()):
         fail("the daemon with meaning on answered nothing")

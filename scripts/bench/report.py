@@ -1,6 +1,7 @@
 """Writes the bench results as JSON, a Markdown table and an SVG chart (no third-party modules)."""
-import json
 import os
+
+from engramtest.report import write_results
 
 
 def ratio(a, b):
@@ -192,11 +193,7 @@ def svg(r):
 
 
 def write_outputs(r, out):
-    os.makedirs(out, exist_ok=True)
-    with open(os.path.join(out, "results.json"), "w") as f:
-        json.dump(r, f, indent=1)
-    with open(os.path.join(out, "results.md"), "w") as f:
-        f.write(markdown(r))
+    write_results(out, markdown(r), r)
     with open(os.path.join(out, "chart.svg"), "w") as f:
         f.write(svg(r))
     print(markdown(r))

@@ -1,148 +1,27 @@
 #!/usr/bin/python3
 """`make bench`: Engram against its baselines, measured side by side in one run.
 
-Usage: run.py ENGRAM ENGRAM_BENCH OUTDIR [--quick] [--sample-only]
+Usage: PYTHONPATH=scripts /usr/bin/python3 -m bench.run ENGRAM ENGRAM_BENCH OUTDIR [--quick] [--sample-only]
 Writes OUTDIR/results.json, OUTDIR/results.md and OUTDIR/chart.svg. Every ratio compares
 figures measured in this run, on this machine, under the load recorded beside them.
 """
 import json
 import os
-import platform
-import resource
 import shutil
-import signal
 import statistics
 import subprocess
 import sys
 import time
 
+from bench import bench_daemon, bench_feeds
+from bench.report import write_outputs
+from bench.timing import check_indexed, checked_searches, du, log, pct, shield_from_realtime_signals, time_runs, timed
+from engramtest import PYTHON as PY, ROOT
+from engramtest.report import machine
+from engramtest.version import code_version
+from engramtest.world import World
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
-PY = "/usr/bin/python3"
-
-
-def log(*a):
-    print("bench:", *a, file=sys.stderr, flush=True)
-
-
-def pct(xs, p):
-    s = sorted(xs)
-    if not s:
-        return None
-    k = (len(s) - 1) * p / 100
-    lo, hi = int(k), min(int(k) + 1, len(s) - 1)
-    return s[lo] + (s[hi] - s[lo]) * (k - lo)
-
-
-def timed(cmd, env=None, stdout=subprocess.DEVNULL):
-    """Runs cmd; returns (wall seconds, CPU seconds of the child, completed process)."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    t = time.monotonic()
-    p = subprocess.run(cmd, env=env, stdout=stdout, stderr=subprocess.PIPE, text=True)
-    wall = time.monotonic() - t
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if p.returncode != 0:
-        raise SystemExit("bench: %s failed (%d): %s" % (" ".join(cmd), p.returncode, p.stderr[-2000:]))
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return wall, cpu, p
-
-
-def check_indexed(name, stdout, docs):
-    """A baseline indexer's own report ({"docs": N}) must say it indexed every document it was timed on."""
-    try:
-        n = json.loads(stdout.strip().splitlines()[-1])["docs"]
-    except (ValueError, IndexError, KeyError):
-        raise SystemExit("bench: %s printed no document count: %r" % (name, stdout[-300:]))
-    if n != docs:
-        raise SystemExit("bench: %s indexed %d documents, not %d" % (name, n, docs))
-
-
-def shield_from_realtime_signals():
-    """A no-op handler for SIGRTMIN..SIGRTMAX, so a bar's refresh signal sent by another program on the machine
-    to everything in reach no longer ends the bench (children get the default disposition back at exec)."""
-    for sig in range(signal.SIGRTMIN, signal.SIGRTMAX + 1):
-        try:
-            signal.signal(sig, lambda *_: None)
-        except (OSError, ValueError):
-            pass
-
-
-def time_runs(cmds, env, warmup, runs, retries=20, may_find_nothing=()):
-    """Times fresh processes: each of cmds [(name, argv)] runs warmup times, then runs times, taking turns so
-    load from other processes falls on all alike. Returns ({name: ([wall ms], [child CPU ms])}, runs ended by a
-    signal, which are run again). Only exit 0 counts as a timing, and exit 1 for the names in may_find_nothing
-    (`engram search` finding nothing); any other exit stops the bench with the command's standard error."""
-    out = {name: ([], []) for name, _ in cmds}
-    interrupted = 0
-
-    def once(name, argv):
-        nonlocal interrupted
-        for _ in range(retries):
-            before = resource.getrusage(resource.RUSAGE_CHILDREN)
-            t = time.perf_counter()
-            p = subprocess.run(argv, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-            wall = (time.perf_counter() - t) * 1000
-            after = resource.getrusage(resource.RUSAGE_CHILDREN)
-            if p.returncode == 0 or (p.returncode == 1 and name in may_find_nothing):
-                cpu = ((after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)) * 1000
-                return wall, cpu
-            if p.returncode > 0:
-                raise SystemExit("bench: %s failed (%d): %s" % (" ".join(argv), p.returncode, p.stderr.decode(errors="replace")[-1500:]))
-            interrupted += 1  # ended by a signal from elsewhere: run it again
-        raise SystemExit("bench: %s was ended by signals %d times in a row" % (" ".join(argv), retries))
-
-    for _ in range(warmup):
-        for name, argv in cmds:
-            once(name, argv)
-    for _ in range(runs):
-        for name, argv in cmds:
-            wall, cpu = once(name, argv)
-            out[name][0].append(wall)
-            out[name][1].append(cpu)
-    return out, interrupted
-
-
-def checked_searches(cmds, env):
-    """Runs each `engram search` once and checks what it printed: exit 0 with results, or exit 1 with engram's
-    "No results for …" sentence alone and nothing on standard error. Returns the names that find nothing (the only ones
-    whose exit 1 time_runs accepts); anything else stops the bench."""
-    nothing = set()
-    for name, argv in cmds:
-        p = subprocess.run(argv, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True)
-        if p.returncode == 0 and p.stdout.strip():
-            continue
-        if p.returncode == 1 and p.stdout.startswith("No results for ") and p.stdout.count("\n") <= 2 and not p.stderr.strip():
-            nothing.add(name)
-            continue
-        raise SystemExit("bench: %s: exit %d, not results nor \"found nothing\": %s%s" % (
-            " ".join(argv), p.returncode, p.stdout[-500:], p.stderr[-1500:]))
-    return nothing
-
-
-def du(path):
-    total = 0
-    if os.path.isfile(path):
-        return os.path.getsize(path)
-    for d, _, files in os.walk(path):
-        for f in files:
-            try:
-                total += os.path.getsize(os.path.join(d, f))
-            except OSError:
-                pass
-    return total
-
-
-def machine():
-    model = "unknown"
-    with open("/proc/cpuinfo") as f:
-        for line in f:
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    with open("/proc/meminfo") as f:
-        mem = int(f.readline().split()[1]) // 1024
-    return {"nproc": os.cpu_count(), "cpu": model, "mem_mb": mem, "kernel": platform.release(),
-            "load_start": os.getloadavg()}
 
 
 class Bench:
@@ -152,12 +31,10 @@ class Bench:
         shutil.rmtree(self.work, ignore_errors=True)
         os.makedirs(self.work)
         self.data = os.path.join(self.work, "engram-data")
-        self.env = dict(os.environ, XDG_DATA_HOME=os.path.join(self.work, "xdg-data"),
-                        XDG_CONFIG_HOME=os.path.join(self.work, "xdg-config"),
-                        XDG_RUNTIME_DIR=os.path.join(self.work, "xdg-run"), NO_COLOR="1")
-        for k in ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_RUNTIME_DIR"):
-            os.makedirs(self.env[k], mode=0o700, exist_ok=True)
-        self.r = {"machine": machine(), "code": code_version(ROOT, "bench"), "import": {}, "query": {}, "notes": []}
+        # The XDG folders of a world of its own; Engram's data folder is named on each command (--data-dir).
+        self.env = World(base=os.path.join(self.work, "world"), engram_dirs=False, home=False).env
+        self.env["NO_COLOR"] = "1"
+        self.r = {"machine": machine(), "code": code_version("bench"), "import": {}, "query": {}, "notes": []}
 
     def eng(self, *args):
         return [self.engram] + list(args) + ["--data-dir", self.data]
@@ -165,7 +42,7 @@ class Bench:
     # 1. corpus
     def corpus(self):
         self.corpus_path = os.path.join(self.work, "corpus.jsonl")
-        subprocess.run([os.path.join(ROOT, "scripts/debian-corpus.sh"), self.corpus_path], check=True)
+        subprocess.run([os.path.join(ROOT, "scripts/bench/debian-corpus.sh"), self.corpus_path], check=True)
         if self.quick:
             with open(self.corpus_path) as f:
                 lines = f.readlines()[:5000]
@@ -405,14 +282,12 @@ class Bench:
         self.queries()
         phases["daemon"] = os.getloadavg()
         if engram_has(self.engram, "daemon"):
-            import bench_daemon
             bench_daemon.measure(self)
         else:
             self.r["notes"].append("provider round trip, capture to searchable, daemon RSS: not measured "
                                    "(`engram daemon` is not on this branch yet)")
         phases["feeds"] = os.getloadavg()
         if engram_has(self.engram, "feed"):
-            import bench_feeds
             bench_feeds.measure(self)
         else:
             self.r["notes"].append("feed cold start: not measured (`engram feed` is not on this branch yet)")
@@ -427,12 +302,8 @@ def engram_has(engram, command):
     return any(line.split()[:1] == [command] for line in text.splitlines() if line.startswith("  "))
 
 
-sys.path.insert(0, HERE)
-sys.path.insert(0, os.path.dirname(HERE))
-from report import write_outputs  # noqa: E402
-from importlib import import_module  # noqa: E402
-code_version = import_module("code-version").code_version
-
 if __name__ == "__main__":
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    if len(args) < 3:
+        sys.exit(__doc__)
     Bench(args[0], args[1], args[2], "--quick" in sys.argv).run(sample_only="--sample-only" in sys.argv)

@@ -30,7 +30,7 @@ load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
 # The Debian corpus, once per run.
 export STRESS_CORPUS="$STRESS_OUT/debian.jsonl"
 echo "==> stress: writing the Debian corpus to $STRESS_CORPUS"
-if ! "$root/scripts/debian-corpus.sh" "$STRESS_CORPUS.tmp"; then
+if ! "$root/scripts/bench/debian-corpus.sh" "$STRESS_CORPUS.tmp"; then
   echo "stress: could not build the Debian corpus" >&2; exit 2
 fi
 mv -f "$STRESS_CORPUS.tmp" "$STRESS_CORPUS"

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Measures the desktop search the way GNOME Shell and KRunner use it, against a running bus.
 
-Run by scripts/bench-provider.sh inside a private bus whose service folder starts `engram daemon`
+Run by scripts/bench/bench-provider.sh inside a private bus whose service folder starts `engram daemon`
 on the benchmark collection. Prints a small report:
   - the first call (D-Bus activation of the daemon, opening the index),
   - GetInitialResultSet + GetResultMetas round trips while "typing" words of the collection

@@ -2,12 +2,12 @@
 # Desktop search benchmark: GNOME Shell / KRunner round trips and capture-to-searchable latency, on the
 # Debian package descriptions (~60k memories), against a D-Bus-activated `engram daemon` on a private bus.
 #
-#   scripts/bench-provider.sh [ENGRAM_BINARY]     (default: a release build, made if missing)
+#   scripts/bench/bench-provider.sh [ENGRAM_BINARY]     (default: a release build, made if missing)
 #
 # BENCH_QUERIES (300) and BENCH_CAPTURES (20) set the sample sizes; BENCH_DIR (bench-out/provider)
 # keeps the corpus and the imported collection between runs (delete it to re-import).
 set -euo pipefail
-root="$(cd "$(dirname "$0")/.." && pwd)"
+root="$(cd "$(dirname "$0")/../.." && pwd)"
 engram="${1:-$root/.build/release/engram}"
 if [ ! -x "$engram" ]; then
   echo "==> Building a release engram" >&2
@@ -21,7 +21,7 @@ data="$work/data"
 
 if [ ! -s "$corpus" ]; then
   echo "==> Writing the Debian package descriptions to $corpus" >&2
-  "$root/scripts/debian-corpus.sh" "$corpus"
+  "$root/scripts/bench/debian-corpus.sh" "$corpus"
 fi
 if [ ! -s "$data/engram.sqlite" ]; then
   echo "==> Importing $(wc -l < "$corpus") memories (and building the index)" >&2
@@ -34,22 +34,10 @@ fi
 bus="$(mktemp -d)"
 trap 'rm -rf "$bus"' EXIT
 mkdir -p "$bus/services" "$work/config"
-cat > "$bus/services/org.engram.Engram.service" <<SERVICE
-[D-BUS Service]
-Name=org.engram.Engram
-Exec=/usr/bin/env ENGRAM_DATA_DIR=$data ENGRAM_CONFIG_DIR=$work/config $engram daemon --verbose
-SERVICE
-cat > "$bus/session.conf" <<CONF
-<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
- "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-<busconfig>
-  <type>session</type>
-  <listen>unix:dir=$bus</listen>
-  <auth>EXTERNAL</auth>
-  <servicedir>$bus/services</servicedir>
-  <policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/></policy>
-</busconfig>
-CONF
+export PYTHONPATH="$root/scripts"
+/usr/bin/python3 -c 'import sys; from engramtest.bus import service_file; service_file(sys.argv[1], sys.argv[2])' \
+  "$bus/services" "/usr/bin/env ENGRAM_DATA_DIR=$data ENGRAM_CONFIG_DIR=$work/config $engram daemon --verbose"
+/usr/bin/python3 -m engramtest.bus config "$bus" "$bus/services" > "$bus/session.conf"
 
 export ENGRAM_DATA_DIR="$data" ENGRAM_CONFIG_DIR="$work/config"
 dbus-run-session --config-file="$bus/session.conf" -- bash -c '
@@ -58,5 +46,5 @@ dbus-run-session --config-file="$bus/session.conf" -- bash -c '
     --method org.freedesktop.DBus.GetConnectionUnixProcessID org.engram.Engram 2>/dev/null \
     | sed -n "s/.*uint32 \([0-9]*\).*/\1/p" | xargs -r kill -TERM
   sleep 1
-  exit $status' bench "$root/scripts/bench-provider.py" "$engram" "$corpus" 3>&2 2> "$work/daemon.log"
+  exit $status' bench "$root/scripts/bench/bench-provider.py" "$engram" "$corpus" 3>&2 2> "$work/daemon.log"
 echo "(the daemon's log: $work/daemon.log)"

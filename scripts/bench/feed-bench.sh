@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # How fast a bar gets `motd --format waybar`: engram-feed vs engram feed vs the same feed in Python vs cat.
 #
-#   scripts/feed-bench.sh [runs]      (default 300 runs each, after 30 warm-up runs)
+#   scripts/bench/feed-bench.sh [runs]      (default 300 runs each, after 30 warm-up runs)
 #
 # Each run is a fresh process (what a bar does every few seconds), on the 300-memory sample collection,
 # with the page cache warm. Builds release binaries first; writes bench-out/feed-bench.{json,md}.
 # Wall-clock times swell on a busy machine; the CPU column (user + system) moves much less.
 set -euo pipefail
-root="$(cd "$(dirname "$0")/.." && pwd)"
+root="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$root"
 runs=${1:-300}
 scripts/install-deps.sh --bench >/dev/null

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Writes the Debian package descriptions as Engram JSON Lines: one memory per package, Section as tag.
-# Usage: scripts/debian-corpus.sh [OUT.jsonl]   (default: stdout). Needs `apt-get update` to have run once.
+# Usage: scripts/bench/debian-corpus.sh [OUT.jsonl]   (default: stdout). Needs `apt-get update` to have run once.
 set -euo pipefail
 out="${1:-/dev/stdout}"
 n=$(apt-cache stats 2>/dev/null | sed -n 's/^Total package names: \([0-9]*\).*/\1/p')
