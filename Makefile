@@ -61,18 +61,18 @@ test: deps model
 # and with one side killed mid-apply. ~1 minute.
 test-sync: deps
 	$(SWIFT) build --product engram
-	scripts/sync/two-syncthings.py $(BUILD)/debug/engram
+	$(SUITE) sync.two_syncthings $(BUILD)/debug/engram
 
 # Engram inside the real GNOME Shell 43 (headless) and KRunner's own KF5 RunnerManager (Milou under qmlscene),
 # from a `scripts/install.sh` into a temporary prefix; installs what it needs. ~1 minute; results in bench-out/shells/.
 # `make test-shells SHELLS_FLAGS=--screenshots` also refreshes the screenshots in Integrations/.
 test-shells:
-	scripts/shells/run.sh $(SHELLS_FLAGS) $(BUILD)/debug/engram
+	$(SUITE) shells $(SHELLS_FLAGS) $(BUILD)/debug/engram
 
 # Feeds in the real programs (Waybar in headless sway, i3blocks, Conky, polybar, rofi, fuzzel, wofi, dunst, the
 # systemd units) and `make install` into a temporary prefix; installs the programs it needs. ~1-3 minutes.
 test-widgets:
-	scripts/widgets-e2e.sh $(BUILD)/debug/engram $(BUILD)/debug/engram-feed
+	$(SUITE) widgets $(BUILD)/debug/engram $(BUILD)/debug/engram-feed
 
 
 # Engram against native C++, python3-xapian and FTS5 on ~63k Debian package descriptions; results in bench-out/.
@@ -94,7 +94,7 @@ bench: model
 bench-sync: deps
 	$(SWIFT) build -c release --product engram
 	scripts/bench/debian-corpus.sh $(BUILD)/debian-corpus.jsonl
-	scripts/sync/sync-bench.py $(BUILD)/release/engram $(BUILD)/debian-corpus.jsonl 10000
+	$(SUITE) sync.sync_bench $(BUILD)/release/engram $(BUILD)/debian-corpus.jsonl 10000
 
 # The reliability and security suite (scripts/stress/README.md): each part prints its figures; results in stress-out/.
 STRESS_OUT ?= $(CURDIR)/stress-out
@@ -103,7 +103,7 @@ stress:
 	$(SWIFT) build -c release --product engram
 	$(SWIFT) build -c release --product engram-feed
 	scripts/stress/query-fuzz/build.sh $(BUILD)/stress >/dev/null 2>&1 || echo "the libFuzzer build failed: part 4 will say why"
-	ENGRAM=$(BUILD)/release/engram ENGRAM_FEED=$(BUILD)/release/engram-feed STRESS_OUT=$(STRESS_OUT) scripts/stress/run.sh
+	ENGRAM=$(BUILD)/release/engram ENGRAM_FEED=$(BUILD)/release/engram-feed STRESS_OUT=$(STRESS_OUT) $(SUITE) stress
 
 # README's Performance and Reliability figures came from make bench / make stress runs of the current code: fails
 # when a measured file (Sources/, Package.swift, scripts/bench|stress) changed since the commit README names.

@@ -16,8 +16,8 @@ import time
 
 from gi.repository import Gio, GLib
 
-import shellkit
-from shellkit import Failed, eventually
+from shells import shellkit
+from shells.shellkit import Failed, eventually
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PROVIDER = "org.engram.Engram.desktop"
@@ -68,7 +68,6 @@ class GnomeShell:
 
     def __init__(self, world):
         self.world, self.env, self.conn, self.shell = world, dict(world.env), None, None
-        self.session_socket = os.path.join(world.base, "session_bus")
         self.system_socket = os.path.join(world.base, "system_bus")
 
     # ------------------------------------------------------------------ start and stop
@@ -77,16 +76,18 @@ class GnomeShell:
         """Starts buses, the stand-in systemd and the shell; returns the seconds until the shell was ready."""
         w = self.world
         t0 = time.monotonic()
-        bus = w.start(["dbus-daemon", "--session", "--nofork", "--nopidfile",
-                       f"--address=unix:path={self.session_socket}"], "session-bus.log")
+        try:
+            bus = w.start_bus()
+        except RuntimeError as error:
+            raise Failed(f"the private session bus did not start: {error}; see session-bus.log")
         conf = os.path.join(w.base, "system-bus.conf")
         with open(os.path.join(HERE, "system-bus.conf.in")) as f:
             open(conf, "w").write(f.read().replace("@SOCKET@", self.system_socket))
         w.start(["dbus-daemon", f"--config-file={conf}", "--nofork", "--nopidfile"], "system-bus.log")
-        if not eventually(lambda: os.path.exists(self.session_socket) and os.path.exists(self.system_socket), 10):
-            raise Failed(f"the private buses did not start (session bus exited: {bus.poll()}); see session-bus.log")
+        if not eventually(lambda: os.path.exists(self.system_socket), 10):
+            raise Failed(f"the private buses did not start (session bus exited: {bus.proc.poll()}); see system-bus.log")
         self.env.update({
-            "DBUS_SESSION_BUS_ADDRESS": f"unix:path={self.session_socket}",
+            "DBUS_SESSION_BUS_ADDRESS": w.env["DBUS_SESSION_BUS_ADDRESS"],
             "DBUS_SYSTEM_BUS_ADDRESS": f"unix:path={self.system_socket}",
             "XDG_SESSION_TYPE": "wayland", "XDG_CURRENT_DESKTOP": "GNOME",
         })

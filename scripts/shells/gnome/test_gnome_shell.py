@@ -1,6 +1,6 @@
 """Engram inside the real GNOME Shell 43: what a person sees in the overview, checked where they see it.
 
-    /usr/bin/python3 scripts/shells/gnome/test_gnome_shell.py [--screenshots]
+    PYTHONPATH=scripts /usr/bin/python3 -m shells.gnome.test_gnome_shell [--screenshots]
 
 Installs the built engram into a temporary prefix with scripts/install.sh, imports the sample collection, starts a
 headless gnome-shell (gnome_shell.py) and types into its overview with a virtual keyboard. Every check reads back
@@ -15,13 +15,11 @@ import subprocess
 import sys
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path[:0] = [os.path.dirname(HERE), HERE]
+from gi.repository import GLib
 
-import shellkit  # noqa: E402
-from shellkit import Failed, expect, eventually  # noqa: E402
-from gnome_shell import GnomeShell, PROVIDER, describe  # noqa: E402
-from gi.repository import GLib  # noqa: E402
+from shells import shellkit
+from shells.gnome.gnome_shell import GnomeShell, PROVIDER, describe
+from shells.shellkit import Failed, expect, eventually
 
 OUT = os.path.join(shellkit.ROOT, "bench-out", "shells", "gnome")
 ICONS = {"note": "text-x-generic", "idea": "dialog-information", "task": "task-due",

@@ -1,6 +1,6 @@
 """Engram through KRunner's own machinery: KF5's RunnerManager, as KRunner's window (Milou) and RunnerModel use it.
 
-    /usr/bin/python3 scripts/shells/krunner/test_krunner.py [--screenshots]
+    PYTHONPATH=scripts /usr/bin/python3 -m shells.krunner.test_krunner [--screenshots]
 
 Installs the built engram into a temporary prefix with scripts/install.sh (so the plugin file KF5 finds is the
 installed share/krunner/dbusplugins/org.engram.Engram.desktop), starts a private session bus whose activation
@@ -18,11 +18,10 @@ import subprocess
 import sys
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path[:0] = [os.path.dirname(HERE)]
+from shells import shellkit
+from shells.shellkit import expect, eventually
 
-import shellkit  # noqa: E402
-from shellkit import expect, eventually  # noqa: E402
+HERE = os.path.dirname(os.path.abspath(__file__))
 
 OUT = os.path.join(shellkit.ROOT, "bench-out", "shells", "krunner")
 RUNNER_ID = "engram"  # X-KDE-PluginInfo-Name: KF5 prefixes match ids with it
@@ -42,10 +41,10 @@ class Suite:
 
     def start_bus(self):
         w = self.world
-        socket = os.path.join(w.base, "session_bus")
-        w.start(["dbus-daemon", "--session", "--nofork", "--nopidfile", f"--address=unix:path={socket}"], "session-bus.log")
-        expect(eventually(lambda: os.path.exists(socket), 10), "the private session bus did not start")
-        w.env["DBUS_SESSION_BUS_ADDRESS"] = f"unix:path={socket}"
+        try:
+            w.start_bus()
+        except RuntimeError as error:
+            expect(False, f"the private session bus did not start: {error}")
         w.start(["stdbuf", "-oL", "dbus-monitor", "--address", w.env["DBUS_SESSION_BUS_ADDRESS"],
                  "type='method_call',interface='org.kde.krunner1'"], "krunner1-calls.log")
         time.sleep(0.3)

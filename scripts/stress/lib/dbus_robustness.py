@@ -21,10 +21,10 @@ import time
 import dbus
 import dbus.lowlevel
 
-from stresslib import fail, finish, stop, wait_for_name
+from stress.lib.stresslib import fail, finish, require_name, stop
 
 ENGRAM = os.environ["ENGRAM"]
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
+from engramtest import ROOT  # noqa: E402
 OUT = os.environ.get("STRESS_OUT") or tempfile.mkdtemp(prefix="stress-3-")
 CALLS = int(os.environ.get("DBUS_STRESS_CALLS", "10000"))
 EVERY = int(os.environ.get("DBUS_STRESS_EVERY", "20"))
@@ -206,7 +206,7 @@ class Stress:
         self.log = open(f"{OUT}/3-daemon.log", "w")
         self.daemon = subprocess.Popen([ENGRAM, "daemon"], env=self.env, stdout=self.log, stderr=subprocess.STDOUT)
         self.bus = dbus.SessionBus()
-        wait_for_name(self.bus, NAME, self.daemon, "the daemon")
+        require_name(self.bus, NAME, self.daemon, "the daemon")
         self.owner = self.bus.get_name_owner(NAME)
         METHODS.update(exported_methods(self.bus))
         SIGNATURES.extend(sorted({sig for ms in METHODS.values() for sig in ms.values()} - set(SIGNATURES)))

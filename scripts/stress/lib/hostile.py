@@ -24,11 +24,11 @@ import xml.etree.ElementTree as ET
 
 import dbus
 
-from stresslib import DEADLINE, fail, figure, finish, stop, wait_for_name
+from stress.lib.stresslib import DEADLINE, fail, figure, finish, require_name, stop
 
 ENGRAM = os.environ["ENGRAM"]
 FEED = os.environ.get("ENGRAM_FEED") or os.path.join(os.path.dirname(ENGRAM), "engram-feed")
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
+from engramtest import ROOT  # noqa: E402
 OUT = os.environ.get("STRESS_OUT") or tempfile.mkdtemp(prefix="stress-5-")
 counts = {}
 
@@ -346,10 +346,10 @@ def main():
     mock = subprocess.Popen(["/usr/bin/python3", "-m", "dbusmock", "--session", "-t", "notification_daemon"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     bus = dbus.SessionBus()
-    wait_for_name(bus, "org.freedesktop.Notifications", mock, "python-dbusmock's notification daemon")
+    require_name(bus, "org.freedesktop.Notifications", mock, "python-dbusmock's notification daemon")
     daemon = subprocess.Popen([ENGRAM, "daemon"], env=ENV, stdout=open(f"{OUT}/5-daemon.log", "w"), stderr=subprocess.STDOUT)
     try:
-        wait_for_name(bus, "org.engram.Engram", daemon, "the daemon")
+        require_name(bus, "org.engram.Engram", daemon, "the daemon")
         provider = bus.get_object("org.engram.Engram", "/org/engram/Engram/SearchProvider")
         runner = bus.get_object("org.engram.Engram", "/runner")
         engram_obj = bus.get_object("org.engram.Engram", "/org/engram/Engram")

@@ -30,11 +30,11 @@ import time
 
 import dbus
 
-from stresslib import DEADLINE, fail, figure, finish, stop, wait_for_name
+from stress.lib.stresslib import DEADLINE, fail, figure, finish, require_name, stop
 
 ENGRAM = os.environ["ENGRAM"]
 FEED = os.environ.get("ENGRAM_FEED", "")
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
+from engramtest import ROOT  # noqa: E402
 OUT = os.environ.get("STRESS_OUT") or tempfile.mkdtemp(prefix="stress-7-")
 NAME = "org.engram.Engram"
 
@@ -196,7 +196,7 @@ def main():
     bus = dbus.SessionBus()
     pid = None
     try:
-        wait_for_name(bus, NAME, daemon, "the daemon")
+        require_name(bus, NAME, daemon, "the daemon")
         pid = int(bus.call_blocking("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
                                     "GetConnectionUnixProcessID", "s", [NAME]))
         engram_obj = bus.get_object(NAME, "/org/engram/Engram")

@@ -1,4 +1,4 @@
-"""Helpers shared by the stress parts (import with sys.path.insert(0, os.environ["STRESS_LIB"])).
+"""Helpers shared by the stress parts (`from stress.lib.stresslib import *`, scripts/ on PYTHONPATH).
 
 Reading the store (sqlite3) and the index (python3-xapian, Xapian's `quest`), driving the daemon on the
 part's private bus (python3-dbus), and printing figures.
@@ -13,20 +13,19 @@ import subprocess
 import sys
 import time
 
+from engramtest.bus import (APP_IFACE, APP_PATH, DEADLINE, NAME as BUS_NAME, PROVIDER_IFACE,  # noqa: F401
+                            PROVIDER_PATH, require_name)
+from engramtest.engram import Engram
+
 ENGRAM = os.environ.get("ENGRAM", "engram")
 DATA = os.environ.get("ENGRAM_DATA_DIR", "")
 QUICK = os.environ.get("STRESS_QUICK", "0") == "1"
-BUS_NAME = "org.engram.Engram"
-APP_PATH = "/org/engram/Engram"
-APP_IFACE = "org.engram.Engram1"
-PROVIDER_PATH = "/org/engram/Engram/SearchProvider"
-PROVIDER_IFACE = "org.gnome.Shell.SearchProvider2"
 
 _failures = []
 
 
 def figure(key, value):
-    """Prints `FIGURE key: value` (run.sh collects these); the key must not contain a colon."""
+    """Prints `FIGURE key: value` (python3 -m stress collects these); the key must not contain a colon."""
     print(f"FIGURE {key.replace(':', ' -')}: {value}", flush=True)
 
 
@@ -58,18 +57,6 @@ def finish(name=None):
     if name:
         print(f"PASS: {name}", flush=True)
         sys.exit(0)
-
-
-DEADLINE = 120  # seconds: generous, other builds share the cores
-
-
-def wait_for_name(bus, name, proc, what):
-    """Polls until `name` has an owner on `bus` (a dbus.SessionBus); exits if `proc` ends or the deadline passes first."""
-    deadline = time.monotonic() + DEADLINE
-    while not bus.name_has_owner(name):
-        if proc.poll() is not None or time.monotonic() > deadline:
-            raise SystemExit(f"{what} did not take {name} (exit {proc.poll()})")
-        time.sleep(0.05)
 
 
 def stop(proc, what):
@@ -282,12 +269,8 @@ def write_jsonl(path, records):
 # ------------------------------------------------------------------ processes
 
 def engram(*args, input=None, timeout=300, env=None, check_ok=False):
-    """Runs the engram binary; returns CompletedProcess (text)."""
-    p = subprocess.run([ENGRAM, *args], input=input, capture_output=True, text=True, timeout=timeout,
-                       env=env, stdin=None if input is not None else subprocess.DEVNULL)
-    if check_ok and p.returncode != 0:
-        raise RuntimeError(f"engram {' '.join(args)} exited {p.returncode}: {p.stderr.strip()}")
-    return p
+    """Runs the engram binary; returns CompletedProcess (text); check_ok raises EngramFailed (a RuntimeError)."""
+    return Engram(ENGRAM, env, timeout)(*args, input=input, check=check_ok)
 
 
 def pids_of(pattern_args):

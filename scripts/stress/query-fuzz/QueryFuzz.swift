@@ -115,7 +115,7 @@ func runOne(_ bytes: UnsafeRawBufferPointer) {
         }
     } catch let error as IndexError {
         switch error {
-        case .invalidArgument where query.utf8.count > IndexReader.maxQueryBytes:
+        case .invalidArgument where query.utf8.count > Limits.maxQueryBytes:
             fuzzStats.refusedTooLong += 1
         case .queryParse:
             fuzzStats.parseErrors += 1
@@ -135,7 +135,7 @@ func runOne(_ bytes: UnsafeRawBufferPointer) {
     if cpu > maxCPU { fail("the query took \(cpu) s of CPU (limit \(maxCPU) s)", query) }
 
     // 2. The raw bytes straight into the shim, when they are not what the String holds (invalid UTF-8) or hold NULs.
-    guard body.count <= IndexReader.maxQueryBytes, selector & 64 != 0 || body.contains(0) || !query.utf8.elementsEqual(body) else { return }
+    guard body.count <= Limits.maxQueryBytes, selector & 64 != 0 || body.contains(0) || !query.utf8.elementsEqual(body) else { return }
     let cpu1 = cpuSeconds()
     let raw = UnsafeMutableRawPointer.allocate(byteCount: max(body.count, 1), alignment: 1)
     defer { raw.deallocate() }

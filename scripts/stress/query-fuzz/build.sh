@@ -13,6 +13,7 @@ OUT=$(cd "$OUT" && pwd)
 # The read path of the Indexer module: what IndexReader.search needs, nothing that touches the store.
 swift_sources=(
   Sources/Indexer/{IndexReader,SearchRequest,SearchResults,SearchHit,Snippet,IndexError,ShimCall,ShimResults,ByteArena,IndexKind,DocumentData,RelatedHit,IndexDocument}.swift Sources/Indexer/Meaning/QueryShape.swift
+  Sources/EngramRules/Limits.swift
   scripts/stress/query-fuzz/QueryFuzz.swift
 )
 cxx_sources=(Sources/CXapian/*.cc)

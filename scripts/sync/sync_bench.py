@@ -1,9 +1,9 @@
 #!/usr/bin/python3
 """Sync's figures (README "Every machine"): two Engram devices through two real Syncthings on loopback, set up as
-`make test-sync` sets them up (scripts/sync/two-syncthings.py: 127.0.0.1 / 127.0.0.2 only, discovery, relays and
+`make test-sync` sets them up (sync/syncthing.py: 127.0.0.1 / 127.0.0.2 only, discovery, relays and
 reporting off).
 
-Usage: scripts/sync/sync-bench.py PATH/TO/engram CORPUS.jsonl [N]   (N memories of the corpus, default 10000)
+Usage: PYTHONPATH=scripts /usr/bin/python3 -m sync.sync_bench PATH/TO/engram CORPUS.jsonl [N]   (N memories of the corpus, default 10000)
 
 Measures, through the `engram` CLI (no daemon; a daemon's SyncService applies within a second of the files
 arriving, and Syncthing's own file watcher waits `fsWatcherDelayS` before it notices a change, so this script asks
@@ -16,15 +16,13 @@ both Syncthings to scan at once, as the figures are about Engram's part):
   the new word; p50 and max.
 Every figure's run is checked: B must hold the same sync digest as A, and find each memory it is timed on.
 """
-import importlib.util, json, os, statistics, sys, time
+import json, os, statistics, sys, time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-if len(sys.argv) < 3:
+from sync import syncthing as ts
+
+if len(sys.argv) < 3 or not ts.setup(sys.argv[1]):
     sys.exit(__doc__)
 CORPUS, N = sys.argv[2], int(sys.argv[3]) if len(sys.argv) > 3 else 10000
-spec = importlib.util.spec_from_file_location("two_syncthings", os.path.join(HERE, "two-syncthings.py"))
-ts = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(ts)  # the Side class, Syncthing setup and cleanup; its main() runs only as a script
 
 
 def du(path):
@@ -51,7 +49,7 @@ def main():
     for s, other in ((a, b), (b, a)):
         s.engram("sync", "setup")
         s.engram("sync", "add-device", other.id, "--name", other.name)
-    corpus = os.path.join(ts.ROOT, "corpus.jsonl")
+    corpus = os.path.join(ts.RUN.root, "corpus.jsonl")
     last = None
     with open(CORPUS, encoding="utf-8") as src, open(corpus, "w", encoding="utf-8") as dst:
         for i, line in enumerate(src):

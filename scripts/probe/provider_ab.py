@@ -3,7 +3,7 @@
 (scripts/bench/py_provider.py) over bench-out/work's index, in alternation, with each process's CPU per round trip.
 `make bench` measures the same thing at length; this is for comparing two builds by hand (run it once per build).
 
-Usage: dbus-run-session -- /usr/bin/python3 scripts/probe/provider-ab.py PATH/TO/engram [ROUNDS]
+Usage: PYTHONPATH=scripts dbus-run-session -- /usr/bin/python3 -m probe.provider_ab PATH/TO/engram [ROUNDS]
 Needs the index `make bench` leaves in bench-out/work; words only (ENGRAM_MODEL_DIR=none).
 """
 import json
@@ -14,10 +14,13 @@ import time
 
 import dbus
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from engramtest import PYTHON, ROOT
+from engramtest.bus import wait_for_name
+from engramtest.daemon import Daemon
+
 WORK = os.path.join(ROOT, "bench-out", "work")
 BENCH = os.path.join(ROOT, "scripts", "bench")
-NAMES = ("org.engram.Engram", "org.engram.PyBench")
+NAMES = ("org.engram.Engram", "org.engram.PyBench")  # the daemon's, the python provider's
 
 
 def cpu_seconds(pid):
@@ -36,17 +39,14 @@ def main(engram, rounds):
     env = dict(os.environ, XDG_DATA_HOME=WORK + "/xdg-data", XDG_CONFIG_HOME=WORK + "/xdg-config",
                XDG_RUNTIME_DIR=WORK + "/xdg-run", NO_COLOR="1", ENGRAM_MODEL_DIR="none")
     log = open(os.path.join(WORK, "provider-ab-daemon.log"), "w")
-    daemon = subprocess.Popen([engram, "daemon", "--data-dir", WORK + "/engram-data"], env=env, stdout=log, stderr=log)
-    py = subprocess.Popen(["/usr/bin/python3", BENCH + "/py_provider.py", WORK + "/engram-data/index", NAMES[1]],
+    daemon = Daemon(engram, env, log, args=("--data-dir", WORK + "/engram-data")).spawn()
+    py = subprocess.Popen([PYTHON, BENCH + "/py_provider.py", WORK + "/engram-data/index", NAMES[1]],
                           stdout=subprocess.PIPE, text=True)
     try:
         py.stdout.readline()
         bus = dbus.SessionBus()
-        deadline = time.time() + 30
-        while not bus.name_has_owner(NAMES[0]):
-            if time.time() > deadline:
-                raise SystemExit("provider-ab: the daemon did not take its name (see %s)" % log.name)
-            time.sleep(0.1)
+        if not wait_for_name(bus, NAMES[0], timeout=30, interval=0.1):
+            raise SystemExit("provider-ab: the daemon did not take its name (see %s)" % log.name)
         time.sleep(2)
         ms = {n: [] for n in NAMES}
         cpu = {n: 0.0 for n in NAMES}
@@ -54,7 +54,7 @@ def main(engram, rounds):
         for r in range(rounds):
             for name in NAMES if r % 2 == 0 else reversed(NAMES):
                 before = cpu_seconds(pids[name])
-                p = subprocess.run(["/usr/bin/python3", BENCH + "/provider_client.py", name, BENCH + "/queries.jsonl", "1"],
+                p = subprocess.run([PYTHON, BENCH + "/provider_client.py", name, BENCH + "/queries.jsonl", "1"],
                                    capture_output=True, text=True, env=env, check=True)
                 cpu[name] += cpu_seconds(pids[name]) - before
                 ms[name] += json.loads(p.stdout)["ms"]

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Two Engram devices converging through two real Syncthing instances on loopback (issue 13's "Must show").
 
-Usage: scripts/sync/two-syncthings.py PATH/TO/engram [--seed N] [--keep] [--only plain|skew|killed|daemons]
+Usage: PYTHONPATH=scripts /usr/bin/python3 -m sync.two_syncthings PATH/TO/engram [--seed N] [--keep] [--only plain|skew|killed|daemons]
 
 Each side has its own Syncthing (--home, GUI/REST and listen address on 127.0.0.1 / 127.0.0.2 only; global and
 local discovery, relays, NAT traversal, usage and crash reporting off; the other device introduced by id with an
@@ -16,160 +16,13 @@ the forgotten text in neither store, index nor folder. Last, with each side's `e
 private bus and no `sync now` nor scan at all: B's daemon is SIGKILLed in the middle of applying A's bulk import,
 restarted, and the two converge; then captures on A are timed until searchable on B.
 """
-import json, os, random, re, shutil, signal, socket, subprocess, sys, tempfile, time, urllib.request
+import json, os, random, re, signal, subprocess, sys, time
 
-ENGRAM = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 and not sys.argv[1].startswith("-") else None
+from sync.syncthing import (RUN, Side, applied, cleanup, fail, ids_of, listening_only_on_loopback, memory_total,
+                            settle, setup, start_daemon, wait_in_sync, write_jsonl)
+
+ENGRAM = sys.argv[1] if len(sys.argv) > 1 and not sys.argv[1].startswith("-") else None
 SEED = int(sys.argv[sys.argv.index("--seed") + 1]) if "--seed" in sys.argv else 13
-KEEP = "--keep" in sys.argv
-if not ENGRAM or not os.access(ENGRAM, os.X_OK):
-    sys.exit(__doc__)
-if not shutil.which("syncthing"):
-    sys.exit("two-syncthings: no `syncthing` on PATH (scripts/install-deps.sh installs it)")
-
-ROOT = tempfile.mkdtemp(prefix="engram-two-syncthings-")
-PROCS = []
-
-
-def free_port(host):
-    with socket.socket() as s:
-        s.bind((host, 0))
-        return s.getsockname()[1]
-
-
-def fail(msg):
-    print("two-syncthings: FAIL: " + msg, file=sys.stderr)
-    sys.exit(1)
-
-
-class Side:
-    def __init__(self, name, host):
-        self.name, self.host = name, host
-        self.dir = os.path.join(ROOT, name)
-        self.home = os.path.join(self.dir, "home")  # HOME for both programs: nothing touches the real one
-        self.st_home = os.path.join(self.dir, "syncthing")
-        self.folder = os.path.join(self.dir, "Sync", "engram")
-        self.data, self.config = os.path.join(self.dir, "data"), os.path.join(self.dir, "config")
-        for d in (self.home, self.st_home, self.data, self.config):
-            os.makedirs(d, exist_ok=True)
-        self.gui = "%s:%d" % (host, free_port(host))
-        self.listen = "tcp://%s:%d" % (host, free_port(host))
-        self.key = "engram-test-" + "".join(random.Random(name).choice("abcdefghijkmnpqrstuvwxyz23456789") for _ in range(24))
-        subprocess.run(["syncthing", "generate", "--home", self.st_home, "--no-default-folder", "--skip-port-probing"],
-                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=self.st_env())
-        self.id = subprocess.run(["syncthing", "--home", self.st_home, "--device-id"], check=True,
-                                 capture_output=True, text=True, env=self.st_env()).stdout.strip()
-        with open(os.path.join(self.config, "config.toml"), "w") as f:
-            f.write('[sync]\nfolder = "%s"\n' % self.folder)
-        self.skew = None
-        self.proc = None
-        self.bus = None      # this side's private session bus, made by start_daemon
-        self.daemon = None
-
-    def st_env(self):
-        env = {k: v for k, v in os.environ.items() if not k.startswith("ST")}
-        env.update(HOME=self.home, STNOUPGRADE="1", STNODEFAULTFOLDER="1", STHOMEDIR=self.st_home)
-        return env
-
-    def write_config(self, other):
-        dev = lambda s: ('<device id="%s" name="%s" compression="metadata" introducer="false">'
-                         '<address>%s</address><autoAcceptFolders>false</autoAcceptFolders></device>') % (s.id, s.name, s.listen)
-        xml = """<configuration version="35">
-    %s
-    %s
-    <gui enabled="true" tls="false" debugging="false"><address>%s</address><apikey>%s</apikey><theme>default</theme></gui>
-    <options>
-        <listenAddress>%s</listenAddress>
-        <globalAnnounceEnabled>false</globalAnnounceEnabled>
-        <localAnnounceEnabled>false</localAnnounceEnabled>
-        <relaysEnabled>false</relaysEnabled>
-        <natEnabled>false</natEnabled>
-        <urAccepted>-1</urAccepted>
-        <urSeen>3</urSeen>
-        <crashReportingEnabled>false</crashReportingEnabled>
-        <autoUpgradeIntervalH>0</autoUpgradeIntervalH>
-        <startBrowser>false</startBrowser>
-        <announceLANAddresses>false</announceLANAddresses>
-        <reconnectionIntervalS>1</reconnectionIntervalS>
-        <setLowPriority>false</setLowPriority>
-    </options>
-</configuration>
-""" % (dev(self), dev(other), self.gui, self.key, self.listen)
-        with open(os.path.join(self.st_home, "config.xml"), "w") as f:
-            f.write(xml)
-
-    def start(self):
-        log = open(os.path.join(self.dir, "syncthing.log"), "a")
-        self.proc = subprocess.Popen(["syncthing", "serve", "--home", self.st_home, "--no-browser", "--no-restart",
-                                      "--logflags=0"], stdout=log, stderr=subprocess.STDOUT, env=self.st_env(),
-                                     start_new_session=True)
-        PROCS.append(self.proc)
-        deadline = time.time() + 30
-        while time.time() < deadline:
-            try:
-                self.rest("GET", "/rest/system/ping")
-                return
-            except OSError:
-                time.sleep(0.3)
-        fail("%s's Syncthing did not answer on %s (see %s/syncthing.log)" % (self.name, self.gui, self.dir))
-
-    def rest(self, method, path, body=None):
-        req = urllib.request.Request("http://%s%s" % (self.gui, path), method=method,
-                                     data=None if body is None else json.dumps(body).encode(),
-                                     headers={"X-API-Key": self.key})
-        with urllib.request.urlopen(req, timeout=60) as r:
-            data = r.read()
-            return json.loads(data) if data.strip() else None
-
-    def env(self, extra=None):
-        e = {k: v for k, v in os.environ.items() if not k.startswith("ST")}
-        e.update(HOME=self.home, ENGRAM_DATA_DIR=self.data, ENGRAM_CONFIG_DIR=self.config, ENGRAM_MODEL_DIR="none",
-                 STHOMEDIR=self.st_home, XDG_RUNTIME_DIR=os.path.join(self.dir, "run"))
-        # Each side's own session bus once its daemon runs; before, none (nothing reaches the tester's bus).
-        e.pop("DBUS_SESSION_BUS_ADDRESS", None)
-        if self.bus:
-            e["DBUS_SESSION_BUS_ADDRESS"] = self.bus
-        os.makedirs(e["XDG_RUNTIME_DIR"], mode=0o700, exist_ok=True)
-        if self.skew:
-            e["ENGRAM_TEST_CLOCK_SKEW_S"] = str(self.skew)
-        e.update(extra or {})
-        return e
-
-    def engram(self, *args, check=True, env=None):
-        r = subprocess.run([ENGRAM] + list(args), capture_output=True, text=True, env=self.env(env), timeout=300)
-        if check and r.returncode != 0:
-            fail("%s: engram %s exited %d: %s" % (self.name, " ".join(args), r.returncode, r.stderr.strip()))
-        return r
-
-
-def start_daemon(side, env=None):
-    """`engram daemon` on the side's own private session bus (made the first time), as a desktop session runs it."""
-    if not side.bus:
-        bus = subprocess.Popen(["dbus-daemon", "--session", "--nofork", "--print-address=1"], stdout=subprocess.PIPE,
-                               stderr=subprocess.DEVNULL,  # only its "failed to set fd limit" notice
-                               text=True, start_new_session=True)
-        PROCS.append(bus)
-        side.bus = bus.stdout.readline().strip()
-        if not side.bus:
-            fail("%s: dbus-daemon printed no address" % side.name)
-    log = open(os.path.join(side.dir, "daemon.log"), "a")
-    side.daemon = subprocess.Popen([ENGRAM, "daemon"], env=side.env(env), stdout=log, stderr=subprocess.STDOUT,
-                                   start_new_session=True)
-    PROCS.append(side.daemon)
-    deadline = time.time() + 30
-    while time.time() < deadline:
-        r = subprocess.run(["gdbus", "call", "--session", "--dest", "org.freedesktop.DBus", "--object-path",
-                            "/org/freedesktop/DBus", "--method", "org.freedesktop.DBus.NameHasOwner", "org.engram.Engram"],
-                           capture_output=True, text=True, env=side.env())
-        if "true" in r.stdout:
-            return
-        if side.daemon.poll() is not None:
-            fail("%s's daemon exited %d at start (see %s/daemon.log)" % (side.name, side.daemon.returncode, side.dir))
-        time.sleep(0.2)
-    fail("%s's daemon did not take org.engram.Engram within 30 s" % side.name)
-
-
-def memory_total(side):
-    return json.loads(side.engram("stats", "--json").stdout)["total"]
 
 
 def daemons(a, b, rng):
@@ -239,86 +92,6 @@ def daemons(a, b, rng):
         s.daemon.send_signal(signal.SIGTERM)
         if s.daemon.wait(timeout=30) != 0:
             fail("%s's daemon did not stop cleanly on SIGTERM" % s.name)
-
-
-def cleanup():
-    # Every Syncthing process group: TERM (the monitor reaps its child), then KILL whatever is left.
-    for sig in (signal.SIGTERM, signal.SIGKILL):
-        for p in PROCS:
-            try:
-                os.killpg(p.pid, sig)
-            except ProcessLookupError:
-                pass
-        deadline = time.time() + 5
-        for p in PROCS:
-            try:
-                p.wait(timeout=max(0.1, deadline - time.time()))
-            except subprocess.TimeoutExpired:
-                pass
-    if not KEEP:
-        shutil.rmtree(ROOT, ignore_errors=True)
-    else:
-        print("kept", ROOT)
-
-
-def listening_only_on_loopback(sides):
-    out = subprocess.run(["ss", "-ltnpH"], capture_output=True, text=True).stdout
-    # The pids of each Syncthing's process group (`serve` may run the syncing process as its child).
-    pids = set(subprocess.run(["ps", "-o", "pid=", "-g", ",".join(str(s.proc.pid) for s in sides)],
-                              capture_output=True, text=True).stdout.split())
-    seen = 0
-    for line in out.splitlines():
-        found = set(re.findall(r"pid=(\d+)", line))
-        if not found & pids:
-            continue
-        seen += 1
-        local = line.split()[3]
-        if not local.startswith("127.0.0."):
-            fail("a Syncthing listens off loopback: " + line)
-    if seen < 4:
-        fail("expected each Syncthing to listen on its GUI and sync ports, saw %d sockets:\n%s" % (seen, out))
-
-
-def wait_in_sync(a, b, timeout=120):
-    """Until both folders are idle with nothing needed and each has the other's files completely."""
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        ok = True
-        for me, other in ((a, b), (b, a)):
-            me.rest("POST", "/rest/db/scan?folder=engram")
-            st = me.rest("GET", "/rest/db/status?folder=engram")
-            comp = me.rest("GET", "/rest/db/completion?folder=engram&device=" + other.id)
-            conn = me.rest("GET", "/rest/system/connections")["connections"].get(other.id, {})
-            if st["state"] != "idle" or st["needTotalItems"] != 0 or comp["completion"] != 100 or not conn.get("connected"):
-                ok = False
-        if ok:
-            return
-        time.sleep(0.5)
-    fail("Syncthings did not settle within %ds" % timeout)
-
-
-def applied(out):
-    m = re.search(r"applied (\d+) change", out)
-    return int(m.group(1)) if m else 0
-
-
-def settle(a, b):
-    wait_in_sync(a, b)
-    for _ in range(6):
-        n = 0
-        for s in (a, b):
-            n += applied(s.engram("sync", "now").stdout)
-        wait_in_sync(a, b)
-        if n == 0:
-            return
-    fail("`engram sync now` kept applying changes")
-
-
-def ids_of(side, query):
-    r = side.engram("search", "--json", "--limit", "100", "--all", query, check=False)
-    if r.returncode not in (0, 1):
-        fail("%s: search %r exited %d: %s" % (side.name, query, r.returncode, r.stderr))
-    return sorted(h["id"] for h in json.loads(r.stdout or '{"results": []}').get("results", []))
 
 
 def scenario(name, a, b, rng, crash=False):
@@ -427,14 +200,6 @@ def scenario(name, a, b, rng, crash=False):
     print("   converged: digest %s; %d edited values all kept" % (da, sum(map(len, written.values()))))
 
 
-def write_jsonl(side, name, lines):
-    path = os.path.join(side.dir, name + ".jsonl")
-    with open(path, "w") as f:
-        for l in lines:
-            f.write(json.dumps(l) + "\n")
-    return path
-
-
 def main():
     rng = random.Random(SEED)
     a, b = Side("a", "127.0.0.1"), Side("b", "127.0.0.2")
@@ -479,6 +244,8 @@ def main():
 
 
 if __name__ == "__main__":
+    if not setup(ENGRAM, keep="--keep" in sys.argv):
+        sys.exit(__doc__)
     try:
         main()
     finally:
