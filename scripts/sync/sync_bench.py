@@ -41,11 +41,7 @@ def found(side, word, memory_id=None):
 
 
 def main():
-    a, b = ts.Side("a", "127.0.0.1"), ts.Side("b", "127.0.0.2")
-    a.write_config(b)
-    b.write_config(a)
-    for s in (a, b):
-        s.start()
+    a, b = ts.pair()
     for s, other in ((a, b), (b, a)):
         s.engram("sync", "setup")
         s.engram("sync", "add-device", other.id, "--name", other.name)

@@ -142,6 +142,16 @@ class Side:
             fail("%s: %s" % (self.name, e))
 
 
+def pair():
+    """Devices a (127.0.0.1) and b (127.0.0.2), each introduced to the other, their Syncthings started."""
+    a, b = Side("a", "127.0.0.1"), Side("b", "127.0.0.2")
+    a.write_config(b)
+    b.write_config(a)
+    for s in (a, b):
+        s.start()
+    return a, b
+
+
 def start_daemon(side, env=None):
     """`engram daemon` on the side's own private session bus (made the first time), as a desktop session runs it."""
     if not side.bus:

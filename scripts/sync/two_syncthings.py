@@ -18,8 +18,8 @@ restarted, and the two converge; then captures on A are timed until searchable o
 """
 import json, os, random, re, signal, subprocess, sys, time
 
-from sync.syncthing import (RUN, Side, applied, cleanup, fail, ids_of, listening_only_on_loopback, memory_total,
-                            settle, setup, start_daemon, wait_in_sync, write_jsonl)
+from sync.syncthing import (RUN, applied, cleanup, fail, ids_of, listening_only_on_loopback, memory_total,
+                            pair, settle, setup, start_daemon, wait_in_sync, write_jsonl)
 
 ENGRAM = sys.argv[1] if len(sys.argv) > 1 and not sys.argv[1].startswith("-") else None
 SEED = int(sys.argv[sys.argv.index("--seed") + 1]) if "--seed" in sys.argv else 13
@@ -202,11 +202,7 @@ def scenario(name, a, b, rng, crash=False):
 
 def main():
     rng = random.Random(SEED)
-    a, b = Side("a", "127.0.0.1"), Side("b", "127.0.0.2")
-    a.write_config(b)
-    b.write_config(a)
-    for s in (a, b):
-        s.start()
+    a, b = pair()
     listening_only_on_loopback((a, b))
     for s, other in ((a, b), (b, a)):
         out = s.engram("sync", "setup").stdout
