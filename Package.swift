@@ -9,6 +9,8 @@ let package = Package(
         .executable(name: "engram-feed", targets: ["engram-feed"]),
         .library(name: "EngramCore", targets: ["EngramCore"]),
         .library(name: "Indexer", targets: ["Indexer"]),
+        .library(name: "Meaning", targets: ["Meaning"]),
+        .library(name: "EngramApp", targets: ["EngramApp"]),
         .library(name: "Feeds", targets: ["Feeds"]),
         .library(name: "Notifier", targets: ["Notifier"]),
         .library(name: "Intents", targets: ["Intents"]),
@@ -51,8 +53,16 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
             ]
         ),
-        // The Xapian full-text index: outbox applier, search, expiry, rebuild.
+        // The Xapian full-text index and nothing else: the document applier (outbox → index), search, expiry,
+        // rebuild, compaction. It never writes the store.
         .target(name: "Indexer", dependencies: ["CXapian", "EngramCore"]),
+        // Sentence embeddings for meaning search: the e5 engine (loaded at run time from the installed model folder),
+        // vectors and their brute-force index.
+        .target(name: "Meaning", dependencies: ["EngramCore"]),
+        // The application layer every surface is a client of: Library (paths, config, store, index, meaning,
+        // handoff), links (`LinkHandler`), one search request for every surface, and the outbox's consumers after
+        // the index (automatic links, vectors).
+        .target(name: "EngramApp", dependencies: ["EngramCore", "Indexer", "Meaning"]),
         // A typed Swift layer over libdbus-1.
         .target(name: "DBus", dependencies: ["CDBus"]),
         // The D-Bus layer's lazy-loading signal watcher: opens libdbus-1 with dlopen only when it connects, links
@@ -81,27 +91,26 @@ let package = Package(
         // The catalog of intents and phrases, shortcuts, contexts, summaries, graphs, analytics, delayed intents.
         .target(
             name: "Intents",
-            dependencies: ["EngramCore", "Indexer", .product(name: "TOMLKit", package: "TOMLKit")]
+            dependencies: ["EngramCore", "Indexer", "EngramApp"]
         ),
         // `engram daemon`: the index writer, GNOME Shell and KRunner providers, org.engram.Engram1.
         .target(
             name: "Daemon",
             dependencies: [
-                "DBus", "Indexer", "EngramCore", "Notifier", "Intents",
+                "DBus", "Indexer", "EngramApp", "Meaning", "EngramCore", "Notifier", "Intents",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
-                .product(name: "TOMLKit", package: "TOMLKit"),
             ]
         ),
         // What commands call to reach the index and the bus: make changes searchable or say who will, rebuild
         // wherever the writer is, live notifications on the session bus.
-        .target(name: "EngramClient", dependencies: ["DBus", "Daemon", "EngramCore", "Indexer", "Notifier"]),
+        .target(name: "EngramClient", dependencies: ["DBus", "Daemon", "EngramCore", "Indexer", "EngramApp", "Notifier"]),
         .executableTarget(
             name: "engram",
             dependencies: [
-                "EngramCore", "Indexer", "Feeds", "Notifier", "Intents", "Daemon", "EngramClient",
+                "EngramCore", "Indexer", "EngramApp", "Meaning", "Feeds", "Notifier", "Intents", "Daemon", "EngramClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -109,23 +118,23 @@ let package = Package(
         // `make bench`: in-process query latency (not installed; lives with the other bench drivers).
         .executableTarget(
             name: "engram-bench",
-            dependencies: ["EngramCore", "Indexer"],
+            dependencies: ["EngramCore", "Indexer", "EngramApp", "Meaning"],
             path: "scripts/bench/engram-bench"
         ),
         .testTarget(name: "EngramRulesTests", dependencies: ["EngramRules"]),
         .testTarget(name: "EngramCoreTests", dependencies: ["EngramCore", "EngramTestSupport"]),
         // Sync (issue 13): the merge's properties, two stores converging through a copied folder, bad input.
         .testTarget(name: "SyncTests", dependencies: ["EngramCore", "EngramTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "IndexerTests", dependencies: ["Indexer", "EngramCore", "CXapian"]),
+        .testTarget(name: "IndexerTests", dependencies: ["Indexer", "EngramApp", "Meaning", "EngramCore", "CXapian"]),
         // What test targets share: temporary folders, a clock to move, child processes, private buses.
         .target(name: "EngramTestSupport", dependencies: ["DBus"], path: "Tests/EngramTestSupport"),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "DBusWatch", "EngramTestSupport"]),
         .testTarget(name: "FeedsTests", dependencies: ["Feeds", "EngramCore", "EngramTestSupport"], resources: [.copy("Golden")]),
-        .testTarget(name: "EngramClientTests", dependencies: ["EngramClient", "Indexer", "EngramCore", "EngramTestSupport"]),
-        .testTarget(name: "EngramTests", dependencies: ["EngramCore", "Indexer", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "IntentsTests", dependencies: ["Intents", "Indexer", "EngramCore"], resources: [.copy("Golden")]),
+        .testTarget(name: "EngramClientTests", dependencies: ["EngramClient", "Indexer", "EngramApp", "EngramCore", "EngramTestSupport"]),
+        .testTarget(name: "EngramTests", dependencies: ["EngramCore", "Indexer", "EngramApp", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "IntentsTests", dependencies: ["Intents", "Indexer", "EngramApp", "EngramCore"], resources: [.copy("Golden")]),
         .testTarget(name: "NotifierTests", dependencies: ["Notifier", "DBus", "EngramCore", "EngramTestSupport"]),
-        .testTarget(name: "DaemonTests", dependencies: ["Daemon", "DBus", "EngramCore", "Indexer", "Intents", "EngramTestSupport"],
+        .testTarget(name: "DaemonTests", dependencies: ["Daemon", "DBus", "EngramCore", "Indexer", "EngramApp", "Meaning", "Intents", "EngramTestSupport"],
                     exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6],

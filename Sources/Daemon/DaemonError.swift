@@ -1,5 +1,6 @@
 import DBus
 import EngramCore
+import EngramApp
 import Indexer
 import Intents
 

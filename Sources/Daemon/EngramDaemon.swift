@@ -2,6 +2,7 @@ import DBus
 import Dispatch
 import EngramCore
 import Foundation
+import EngramApp
 import Indexer
 import Intents
 import Logging
@@ -84,11 +85,9 @@ public final class EngramDaemon: Sendable {
         }
 
         let library: Library
-        let settings: DesktopSettings
         do {
             library = try Library(paths: options.paths)
             library.notice = { [log] in log.notice("\($0)") }
-            settings = try DesktopSettings.parse(library.config.rawTOML, origin: options.paths.configPath)
         } catch let error as EngramError {
             log.error("cannot open the collection", metadata: ["error": "\(error)"])
             return error.exitCode == 78 ? Status.config : Status.ioError
@@ -97,15 +96,14 @@ public final class EngramDaemon: Sendable {
             return Status.ioError
         }
 
+        let settings = library.config.desktop
         let environment = ProcessInfo.processInfo.environment
-        func testDelay(_ name: String) -> Duration? {
-            environment[name].flatMap(Int.init).map { Duration.milliseconds(max(50, $0)) }
-        }
+        let hooks = TestHooks.current
         let events = LibraryEvents()
         let keeper = IndexKeeper(library: library, log: log, events: events, timing: IndexKeeper.Timing(
             applyInterval: options.applyInterval,
-            sweepInterval: settings.sweepInterval.map { Duration.seconds($0) } ?? options.sweepInterval,
-            firstSweep: testDelay("ENGRAM_TEST_FIRST_SWEEP_MS") ?? options.firstSweepDelay,
+            sweepInterval: library.config.daemon.sweepInterval.map { Duration.seconds($0) } ?? options.sweepInterval,
+            firstSweep: hooks.firstSweep ?? options.firstSweepDelay,
             writerRetryInterval: options.writerRetryInterval))
         let search = SearchService(library: library, log: log, events: events) { [keeper] why in keeper.repairIfDamaged(why) }
         let glance = GlanceService(library: library, log: log, events: events) { [keeper] in keeper.lastAppliedSeq }
@@ -174,23 +172,23 @@ public final class EngramDaemon: Sendable {
         }
 
         let watcher = StoreWatchService(paths: options.paths, keeper: keeper, events: events, log: log,
-                                        useInotify: environment["ENGRAM_TEST_NO_INOTIFY"] == nil)
+                                        useInotify: !hooks.noInotify)
         let chores = ChoresService(library: library, keeper: keeper, events: events, alerts: results.alerts,
-                                   interval: testDelay("ENGRAM_TEST_CHORE_MS") ?? .seconds(30), log: log)
+                                   interval: hooks.choreInterval ?? .seconds(30), log: log)
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
             .init(service: keeper), .init(service: search), .init(service: glance), .init(service: watcher), .init(service: chores),
         ]
         if let live { services.append(.init(service: live)) }
         if library.config.syncFolder != nil {
             services.append(.init(service: SyncService(library: library, keeper: keeper, events: events,
-                                                       interval: testDelay("ENGRAM_TEST_SYNC_POLL_MS") ?? .seconds(5), log: log)))
+                                                       interval: hooks.syncPollInterval ?? .seconds(5), log: log)))
         }
         if let handoff = library.handoff {
             let notifications = library.config.disabledIntegrations.contains("notifications")
                 ? nil : try? DBusNotificationServer(connection: connection)
             services.append(.init(service: HandoffService(
                 library: library, handoff: handoff, server: notifications,
-                interval: testDelay("ENGRAM_TEST_SYNC_POLL_MS") ?? .seconds(5), log: log,
+                interval: hooks.syncPollInterval ?? .seconds(5), log: log,
                 showMemory: { [launcher, settings] id in if settings.open == .terminal { launcher.launch(.show(memoryID: id)) } })))
         }
         services.append(.init(service: StopRequests(connection: connection, log: log), successTerminationBehavior: .gracefullyShutdownGroup))

@@ -1,5 +1,6 @@
 import EngramCore
 import Foundation
+import EngramApp
 import Indexer
 
 /// Makes changes searchable and rebuilds the index wherever its writer is: in this process when the writer is

@@ -1,5 +1,6 @@
 import EngramCore
 import Foundation
+import EngramApp
 import Indexer
 
 /// Who holds the index's writer when this process cannot take it: the daemon, or another process.

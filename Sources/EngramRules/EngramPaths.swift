@@ -50,6 +50,12 @@ public struct EngramPaths: Sendable, Equatable {
             runtimeDirectory: runtimeBase + "/engram")
     }
 
+    /// The user's home folder: `$HOME`, else the password database's.
+    public static func homeFolder() -> String {
+        if let home = getenv("HOME").map({ String(cString: $0) }), !home.isEmpty { return home }
+        return homeFromPasswd()
+    }
+
     /// The user's home folder from the password database, for a process started without `$HOME`.
     private static func homeFromPasswd() -> String {
         guard let pw = getpwuid(getuid()), let dir = pw.pointee.pw_dir else { return "/" }

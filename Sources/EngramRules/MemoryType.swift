@@ -36,6 +36,12 @@ public enum MemoryType: String, Codable, Sendable, CaseIterable, Comparable {
         }
     }
 
+    /// The types as a person reads them in a message: "note, idea, task, quote or learning".
+    public static var spokenList: String {
+        let names = allCases.map(\.rawValue)
+        return names.dropLast().joined(separator: ", ") + " or " + names.last!
+    }
+
     public static func < (a: MemoryType, b: MemoryType) -> Bool {
         allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
     }

@@ -46,7 +46,7 @@ public enum IndexLayout {
 
     /// Removes every numbered generation but the one the stub names; call only while holding the index's writer
     /// (a rebuild holds it until its swap, so no generation is being built meanwhile).
-    static func removeOtherGenerations(forStub stubPath: String) {
+    public static func removeOtherGenerations(forStub stubPath: String) {
         guard let current = try? currentGeneration(forStub: stubPath) else { return }
         let keep = (current as NSString).standardizingPath
         for name in generations(forStub: stubPath) {
@@ -159,7 +159,7 @@ public enum IndexLayout {
     }
 
     /// Creates a directory and its parents with mode 0700 if missing.
-    static func makePrivateDirectory(_ path: String) throws {
+    public static func makePrivateDirectory(_ path: String) throws {
         guard !path.isEmpty, !FileManager.default.fileExists(atPath: path) else { return }
         do {
             try FileManager.default.createDirectory(

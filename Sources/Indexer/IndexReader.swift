@@ -1,4 +1,7 @@
 import CXapian
+#if canImport(EngramCore)
+import EngramCore  // Limits; the query fuzzer compiles this file with EngramRules/Limits.swift instead
+#endif
 import Foundation
 
 /// A read-only view of the index for searching; use one per thread.
@@ -7,9 +10,6 @@ import Foundation
 /// later commits. If a writer discards the revision being read, every method reopens
 /// and retries once by itself.
 public final class IndexReader {
-    /// Queries longer than this many UTF-8 bytes are refused rather than searched.
-    public static let maxQueryBytes = 8192
-
     /// The path the reader was opened at (stub file or database directory).
     public let path: String
     private let handle: OpaquePointer
@@ -45,9 +45,9 @@ public final class IndexReader {
 
     /// Runs a search; unparsable queries are retried as plain words with a notice.
     public func search(_ request: SearchRequest) throws -> SearchResults {
-        guard request.query.utf8.count <= Self.maxQueryBytes else {
+        guard request.query.utf8.count <= Limits.maxQueryBytes else {
             throw IndexError.invalidArgument(
-                "the search query is \(request.query.utf8.count) bytes long; the limit is \(Self.maxQueryBytes)")
+                "the search query is \(request.query.utf8.count) bytes long; the limit is \(Limits.maxQueryBytes)")
         }
         var results: SearchResults
         var plainWords = false

@@ -4,12 +4,12 @@ import Foundation
 /// Memories swept from the index (faded, still in the store), indexed on demand into a private temporary
 /// database by the index's own document building, so that `search --all` reads them with exactly the query
 /// semantics of the index: prefixes, operators, phrases, stemming and spelling.
-struct SweptIndex {
+public struct SweptIndex {
     /// The temporary database's folder.
-    let path: String
+    public let path: String
 
     /// Indexes `memories` into a new private folder (0700) under `directory`; nil when there are none.
-    static func build(_ memories: [Memory], decay: DecayModel, under directory: String) throws -> SweptIndex? {
+    public static func build(_ memories: [Memory], decay: DecayModel, under directory: String) throws -> SweptIndex? {
         guard !memories.isEmpty else { return nil }
         try IndexLayout.makePrivateDirectory(directory)
         removeAbandoned(in: directory)
@@ -32,7 +32,7 @@ struct SweptIndex {
     }
 
     /// Removes the temporary database.
-    func remove() {
+    public func remove() {
         try? FileManager.default.removeItem(atPath: path)
     }
 
@@ -40,7 +40,7 @@ struct SweptIndex {
     static let prefix = "swept-"
 
     /// Removes the folders of searches that died before removing their own (untouched for an hour).
-    static func removeAbandoned(in directory: String) {
+    public static func removeAbandoned(in directory: String) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
         let cutoff = Date().addingTimeInterval(-3600)
         for name in names where name.hasPrefix(prefix) {

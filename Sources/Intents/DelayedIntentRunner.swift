@@ -1,5 +1,6 @@
 import EngramCore
 import Foundation
+import EngramApp
 import Indexer
 
 /// Schedules intents to run later and runs those that are due; the daemon calls `runDue(now:)` each minute,

@@ -1,6 +1,8 @@
 import EngramCore
 import Foundation
+import EngramApp
 import Indexer
+import Meaning
 
 /// Intents by meaning: a phrase no template matches is compared, by sentence embeddings, with every phrase of the
 /// catalog and the person's own, so "make a note that the car needs new tyres" is StoreMemory with "the car needs new

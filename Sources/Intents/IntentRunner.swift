@@ -1,5 +1,6 @@
 import EngramCore
 import Foundation
+import EngramApp
 import Indexer
 
 /// Runs intents against a library. Links become actions through `LinkHandler`, as everywhere else.
@@ -20,7 +21,7 @@ public struct IntentRunner {
 
     /// The matcher over the catalog and the person's own phrases.
     public func matcher() throws -> PhraseMatcher {
-        PhraseMatcher(userPhrases: try ShortcutConfig.parse(library.config.rawTOML).phrases.map { ($0.template, $0.intent) })
+        PhraseMatcher(userPhrases: try ShortcutConfig(library.config).phrases.map { ($0.template, $0.intent) })
     }
 
     /// Matches `phrase` and runs the intent.

@@ -40,8 +40,8 @@ public struct IntentInvocation: Sendable, Equatable {
                 guard let r = TimeRange(spoken: v) else { throw EngramError.invalidInput("\(p.name) must be today, week, month, year or all, not “\(v)”") }
                 out[p.name] = r.rawValue
             case .memoryType:
-                guard let t = MemoryTypeName(rawValue: v.lowercased()) else {
-                    throw EngramError.invalidInput("type must be note, idea, task, quote or learning, not “\(v)”")
+                guard let t = MemoryType(rawValue: v.lowercased()) else {
+                    throw EngramError.invalidInput("type must be \(MemoryType.spokenList), not “\(v)”")
                 }
                 out[p.name] = t.rawValue
             default:
@@ -54,9 +54,6 @@ public struct IntentInvocation: Sendable, Equatable {
     static let numberWords = ["one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
                               "ten": 10, "twenty": 20, "fifty": 50]
 }
-
-/// Memory type names, kept here so resolving needs no store.
-enum MemoryTypeName: String { case note, idea, task, quote, learning }
 
 /// What went wrong with a phrase or an argument, in words a person can act on.
 public enum IntentError: Error, Equatable, CustomStringConvertible {

@@ -1,5 +1,6 @@
 import EngramCore
 import Foundation
+import EngramApp
 import Indexer
 
 /// Writes curricula progress and study time to a Markdown or JSON file.

@@ -1,6 +1,5 @@
 import EngramCore
 import Foundation
-import TOMLKit
 
 /// A named list of phrases run one after another.
 public struct Shortcut: Sendable, Equatable, Codable {
@@ -39,40 +38,37 @@ public struct ShortcutConfig: Sendable, Equatable {
         a.shortcuts == b.shortcuts && a.phrases.map { "\($0.template)=\($0.intent.rawValue)" } == b.phrases.map { "\($0.template)=\($0.intent.rawValue)" }
     }
 
-    /// Reads the `[phrases]` and `[[shortcuts]]` sections; anything wrong is reported with what to fix.
+    /// Reads the `[phrases]` and `[[shortcuts]]` sections of TOML text (tests and tools; a process reads its config
+    /// once, as `EngramConfig`, and uses `init(_:origin:)`).
     public static func parse(_ toml: String, origin: String = "config.toml") throws -> ShortcutConfig {
-        var out = ShortcutConfig()
-        guard !toml.isEmpty else { return out }
-        let table: TOMLTable
-        do { table = try TOMLTable(string: toml) } catch { throw EngramError.config("\(origin): \(error)") }
-        if let p = table["phrases"]?.table {
-            for (template, v) in p {
-                guard let name = v.string, let def = IntentCatalog.definition(named: name) else {
-                    throw EngramError.config("\(origin): [phrases] \"\(template)\" must name an intent: \(IntentName.allCases.map(\.rawValue).joined(separator: ", "))")
-                }
-                let phrase = Phrase(template)
-                for slot in phrase.slots where def.parameter(slot) == nil {
-                    throw EngramError.config("\(origin): [phrases] \"\(template)\": \(name) has no parameter {\(slot)}; it takes \(def.parameters.map { "{\($0.name)}" }.joined(separator: ", "))")
-                }
-                out.phrases.append((template, def.name))
+        try ShortcutConfig(EngramConfig.parse(toml, origin: origin), origin: origin)
+    }
+
+    /// The phrases and shortcuts of a config already read; anything wrong is reported with what to fix.
+    public init(_ config: EngramConfig, origin: String = "config.toml") throws {
+        for (template, v) in config.phrases {
+            guard let name = v.string, let def = IntentCatalog.definition(named: name) else {
+                throw EngramError.config("\(origin): [phrases] \"\(template)\" must name an intent: \(IntentName.allCases.map(\.rawValue).joined(separator: ", "))")
             }
-            out.phrases.sort { $0.template < $1.template }
-        }
-        if let list = table["shortcuts"]?.array {
-            for (i, entry) in list.enumerated() {
-                guard let t = entry.table, let name = t["name"]?.string, !name.isEmpty else {
-                    throw EngramError.config("\(origin): shortcut \(i + 1) needs a name")
-                }
-                guard let steps = t["steps"]?.array?.compactMap({ $0.string }), !steps.isEmpty else {
-                    throw EngramError.config("\(origin): shortcut “\(name)” needs steps = [\"a phrase\", …]")
-                }
-                if out.shortcuts.contains(where: { $0.name.lowercased() == name.lowercased() }) {
-                    throw EngramError.config("\(origin): two shortcuts are called “\(name)”")
-                }
-                out.shortcuts.append(Shortcut(name: name, steps: steps, summary: t["description"]?.string, key: t["key"]?.string))
+            let phrase = Phrase(template)
+            for slot in phrase.slots where def.parameter(slot) == nil {
+                throw EngramError.config("\(origin): [phrases] \"\(template)\": \(name) has no parameter {\(slot)}; it takes \(def.parameters.map { "{\($0.name)}" }.joined(separator: ", "))")
             }
+            phrases.append((template, def.name))
         }
-        return out
+        phrases.sort { $0.template < $1.template }
+        for (i, entry) in config.shortcuts.enumerated() {
+            guard let t = entry.table, let name = t["name"]?.string, !name.isEmpty else {
+                throw EngramError.config("\(origin): shortcut \(i + 1) needs a name")
+            }
+            guard let steps = t["steps"]?.list?.compactMap({ $0.string }), !steps.isEmpty else {
+                throw EngramError.config("\(origin): shortcut “\(name)” needs steps = [\"a phrase\", …]")
+            }
+            if shortcuts.contains(where: { $0.name.lowercased() == name.lowercased() }) {
+                throw EngramError.config("\(origin): two shortcuts are called “\(name)”")
+            }
+            shortcuts.append(Shortcut(name: name, steps: steps, summary: t["description"]?.string, key: t["key"]?.string))
+        }
     }
 
     /// The shortcut called `name` (case-insensitively).

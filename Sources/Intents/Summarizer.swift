@@ -1,5 +1,6 @@
 import EngramCore
 import Foundation
+import EngramApp
 import Indexer
 
 /// One sentence of an extractive summary, with the memory it came from.

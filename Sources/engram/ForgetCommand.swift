@@ -2,6 +2,7 @@ import ArgumentParser
 import EngramClient
 import EngramCore
 import Foundation
+import EngramApp
 import Indexer
 
 /// `engram forget`: remove a memory from the store, the index and its spelling data.

@@ -1,5 +1,6 @@
 import EngramCore
 import Foundation
+import EngramApp
 import Indexer
 
 /// Small text helpers for command output.

@@ -2,6 +2,7 @@ import ArgumentParser
 import EngramClient
 import EngramCore
 import Foundation
+import EngramApp
 import Indexer
 
 /// `engram handoff`: continue here what another device is doing, or send this device's activity to a phone.

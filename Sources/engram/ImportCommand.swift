@@ -2,6 +2,7 @@ import ArgumentParser
 import EngramCore
 import Foundation
 import EngramClient
+import EngramApp
 import Indexer
 
 /// `engram import`: bring in JSON Lines, a Markdown vault or a curriculum file.

@@ -2,6 +2,7 @@ import ArgumentParser
 import EngramCore
 import EngramClient
 import Foundation
+import EngramApp
 import Indexer
 
 /// `engram index`: look after the search index.

@@ -1,6 +1,7 @@
 import EngramClient
 import EngramCore
 import Foundation
+import EngramApp
 import Indexer
 import Notifier
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import EngramCore
 import Foundation
+import EngramApp
 import Indexer
 
 /// `engram open`: follow an `engram://` link (the x-scheme-handler for engram).

@@ -1,6 +1,7 @@
 import ArgumentParser
 import EngramClient
 import EngramCore
+import EngramApp
 import Indexer
 
 /// `engram pin`: keep a memory in search for good (or let it fade again with --off).

@@ -1,6 +1,7 @@
 import ArgumentParser
 import EngramCore
 import Foundation
+import EngramApp
 import Indexer
 
 /// `engram privacy`: which integrations may run, and clearing the usage history.

@@ -2,6 +2,7 @@ import ArgumentParser
 import EngramClient
 import EngramCore
 import Foundation
+import EngramApp
 import Indexer
 import Notifier
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import EngramCore
 import Foundation
+import EngramApp
 import Indexer
 import Intents
 
@@ -13,7 +14,7 @@ struct ShortcutCommand: ParsableCommand {
 
     static func load(_ global: GlobalOptions) throws -> (Library, ShortcutConfig) {
         let library = try global.library()
-        return (library, try ShortcutConfig.parse(library.config.rawTOML, origin: library.paths.configPath))
+        return (library, try ShortcutConfig(library.config, origin: library.paths.configPath))
     }
 
     struct List: ParsableCommand {

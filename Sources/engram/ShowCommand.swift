@@ -2,6 +2,7 @@ import ArgumentParser
 import EngramClient
 import EngramCore
 import Foundation
+import EngramApp
 import Indexer
 
 /// `engram show`: open a memory (which strengthens it) and print it in full.

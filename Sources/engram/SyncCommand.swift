@@ -1,6 +1,7 @@
 import ArgumentParser
 import EngramCore
 import Foundation
+import EngramApp
 import Indexer
 
 /// `engram sync`: this device's changes to the sync folder and the other devices' changes from it.

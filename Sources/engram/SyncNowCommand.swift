@@ -2,6 +2,7 @@ import EngramClient
 import ArgumentParser
 import EngramCore
 import Foundation
+import EngramApp
 import Indexer
 
 /// `engram sync now`: write this device's changes, read the others', and make them searchable.

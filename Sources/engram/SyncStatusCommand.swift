@@ -1,6 +1,7 @@
 import ArgumentParser
 import EngramCore
 import Foundation
+import EngramApp
 import Indexer
 
 /// `engram sync status`: this device, its folder, the peers seen and what went wrong.

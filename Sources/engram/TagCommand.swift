@@ -1,6 +1,7 @@
 import ArgumentParser
 import EngramClient
 import EngramCore
+import EngramApp
 import Indexer
 
 /// `engram tag`: add tags to a memory.

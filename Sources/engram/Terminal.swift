@@ -1,6 +1,7 @@
 import ArgumentParser
 import EngramCore
 import Foundation
+import EngramApp
 import Indexer
 
 /// Terminal I/O shared by the commands: errors, progress, colour and stdin.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import EngramClient
 import EngramCore
+import EngramApp
 import Indexer
 
 /// `engram untag`: remove tags from a memory.

@@ -53,11 +53,14 @@ import Testing
         }
     }
 
+    /// The config is read once per process through the same section types, so every command says the same sentence.
     @Test func aBadIntervalIsRefusedWithASentence() async throws {
-        try await withDaemon(config: "[daemon]\nsweep_interval = 0\n") { d in
-            let out = try d.engram(["daemon"], timeout: 30)
-            #expect(out.status == 78, "\(out.stderr)")
-            #expect(out.stderr.contains("daemon.sweep_interval must be a number of seconds from 1 to 604800"), "\(out.stderr)")
+        try await withDaemon(samples: false, config: "[daemon]\nsweep_interval = 0\n") { d in
+            for command in [["daemon"], ["search", "sourdough"]] {
+                let out = try d.engram(command, timeout: 30)
+                #expect(out.status == 78, "\(command): \(out.stderr)")
+                #expect(out.stderr.contains("daemon.sweep_interval must be a number of seconds from 1 to 604800"), "\(command): \(out.stderr)")
+            }
         }
     }
 }

@@ -99,14 +99,17 @@ import Testing
         #expect(TerminalLauncher.detect(configured: nil, environment: [:], exists: { _ in false }) == nil)
     }
 
+    /// `[desktop]` as the daemon reads it: from the config the library loaded once.
+    func desktopSettings(_ toml: String) throws -> DesktopSettings { try EngramConfig.parse(toml).desktop }
+
     @Test func desktopSettingsParseAndRefuseNonsense() throws {
-        let s = try DesktopSettings.parse("[desktop]\nopen = \"none\"\nterminal = [\"foot\"]\nmin_letters = 2\n")
+        let s = try desktopSettings("[desktop]\nopen = \"none\"\nterminal = [\"foot\"]\nmin_letters = 2\n")
         #expect(s.open == .none && s.terminal == ["foot"] && s.minLetters == 2)
-        #expect(try DesktopSettings.parse("") == DesktopSettings())
-        #expect(try DesktopSettings.parse("[search]\nlimit = 3\n") == DesktopSettings())
+        #expect(try desktopSettings("") == DesktopSettings())
+        #expect(try desktopSettings("[search]\nlimit = 3\n") == DesktopSettings())
         for bad in ["[desktop]\nopen = \"window\"", "[desktop]\nterminal = \"foot -e\"", "[desktop]\nterminal = []",
                     "[desktop]\nmin_letters = 0", "[desktop\n"] {
-            #expect(throws: EngramError.self, "\(bad)") { try DesktopSettings.parse(bad) }
+            #expect(throws: EngramError.self, "\(bad)") { try desktopSettings(bad) }
         }
     }
 

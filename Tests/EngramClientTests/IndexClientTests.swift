@@ -2,6 +2,7 @@ import EngramClient
 import EngramCore
 import EngramTestSupport
 import Foundation
+import EngramApp
 import Indexer
 import Testing
 

@@ -113,25 +113,39 @@ import Testing
         #expect(feed.decay == .standard)
     }
 
-    @Test("a session host is alive exactly when ProcessIdentity says so: running, killed, zombie, reused pid, other boot, junk")
+    @Test("feeds refuse a setting with the core's own words (one section type, one message)", arguments: [
+        ("[decay.half_life_days]\nfortnight = 14\n", "[decay.half_life_days] has unknown type 'fortnight'; use one of note, idea, task, quote, learning"),
+        ("[decay]\nreinforcement_factor = 0.5\n", "decay.reinforcement_factor must be ≥ 1"),
+        ("[decay.half_life_days]\nnote = -3\n", "half_life_days.note must be a positive number of days"),
+    ])
+    func sameWords(_ toml: String, _ sentence: String) {
+        do {
+            _ = try EngramConfig.parse(toml)
+            Issue.record("the core took \(toml)")
+        } catch {
+            #expect("\(error)".contains(sentence), "core: \(error)")
+        }
+        #expect(FeedConfig.parse(toml).warnings == ["config.toml: \(sentence); ignored"])
+    }
+
+    @Test("a session host is alive only while that very process runs: not killed, zombie, reused pid, other boot or junk")
     func hostLiveness() throws {
         let me = DeadCaptureTests.me
         let zombie = try DeadCaptureTests.killedProcess(reap: false)
         defer { var status: Int32 = 0; waitpid(zombie.pid, &status, 0) }
         let reaped = try DeadCaptureTests.killedProcess()
-        let hosts = [
-            ProcessIdentity.current, zombie.identity, reaped.identity, ProcessIdentity.identity(of: 1) ?? "1:0:\(me.boot)",
+        #expect(ProcessIdentity.isAlive(ProcessIdentity.current), "this process is not alive to the feed")
+        #expect(ProcessIdentity.current == "\(me.pid):\(me.start):\(me.boot)")
+        let dead = [
+            zombie.identity, reaped.identity,
             "\(me.pid):\(me.start + 1):\(me.boot)", "\(me.pid):\(me.start):another-boot", "2147483647:\(me.start):\(me.boot)",
             "\(me.pid)", "\(me.pid):\(me.start)", ":\(me.pid):\(me.start):\(me.boot)", "+\(me.pid):\(me.start):\(me.boot)",
             "\(me.pid):\(me.start):\(me.boot):extra", "0:0:\(me.boot)", "-1:0:\(me.boot)", "", "engram capture",
         ]
-        for host in hosts {
-            #expect(FeedProcessIdentity.isAlive(host) == ProcessIdentity.isAlive(host), "\(host)")
-            #expect(FeedProcessIdentity.pid(of: host) == ProcessIdentity.pid(of: host), "\(host)")
-        }
-        #expect(FeedProcessIdentity.isAlive(ProcessIdentity.current), "this process is not alive to the feed")
-        for pid: Int32 in [getpid(), 1, zombie.pid, reaped.pid, 2147483647, 0, -1] {
-            #expect(FeedProcessIdentity.identity(of: pid) == ProcessIdentity.identity(of: pid), "pid \(pid)")
+        for host in dead { #expect(!ProcessIdentity.isAlive(host), "\(host)") }
+        #expect(ProcessIdentity.pid(of: zombie.identity) == zombie.pid)
+        for pid: Int32 in [zombie.pid, reaped.pid, 2147483647, 0, -1] {
+            #expect(ProcessIdentity.identity(of: pid) == nil, "pid \(pid)")
         }
     }
 }

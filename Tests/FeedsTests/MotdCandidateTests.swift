@@ -81,7 +81,9 @@ import Testing
     func withoutIndex() throws {
         let f = try MemoryOfTheDayTests.samples()
         let before = try f.build(FeedRequest(.motd), at: MemoryOfTheDayTests.local(22, "12:00:00"))
-        try f.execute("DROP INDEX memory_fading")
+        // As a store from before the migration: neither the index nor its migration's row.
+        try f.execute("DROP INDEX \(StoreSchema.memoryFadingIndex)")
+        try f.execute("DELETE FROM \(StoreSchema.migrationsTable) WHERE identifier = '\(StoreSchema.Migration.memoryFadingIndex.rawValue)'")
         #expect(try f.source().fadingGroups() == nil)
         let after = try f.build(FeedRequest(.motd), at: MemoryOfTheDayTests.local(22, "12:00:00"))
         #expect(after.state == .ready)

@@ -1,5 +1,6 @@
 import CXapian
 import Foundation
+import EngramApp
 @testable import Indexer
 import Testing
 

@@ -1,4 +1,6 @@
+import EngramCore
 import Foundation
+import EngramApp
 import Indexer
 import Testing
 
@@ -68,7 +70,7 @@ struct HostileInputTests {
         try makeIndex(dir, [memory("m1", "zebra")])
         let reader = try IndexReader.open(at: dir.stubPath)
         let huge = String(repeating: "zebra ", count: 180_000)  // about 1 MB
-        #expect(throws: IndexError.invalidArgument("the search query is \(huge.utf8.count) bytes long; the limit is \(IndexReader.maxQueryBytes)")) {
+        #expect(throws: IndexError.invalidArgument("the search query is \(huge.utf8.count) bytes long; the limit is \(Limits.maxQueryBytes)")) {
             try search(reader, huge)
         }
     }

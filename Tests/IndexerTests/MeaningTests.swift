@@ -1,6 +1,8 @@
 import EngramCore
 import Foundation
+import EngramApp
 import Indexer
+import Meaning
 import Testing
 
 /// Meaning search: vectors kept like the index (outbox-driven, crash-safe, forgotten with the memory, made again for

@@ -1,4 +1,5 @@
 import Foundation
+import EngramApp
 import Indexer
 import Testing
 

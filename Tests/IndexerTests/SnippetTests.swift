@@ -1,3 +1,4 @@
+import EngramApp
 @testable import Indexer
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import EngramApp
 import Indexer
 
 /// A temporary directory removed when the value is deinitialised.

@@ -1,5 +1,6 @@
 import EngramCore
 import Foundation
+import EngramApp
 import Indexer
 import Intents
 import Testing
@@ -9,7 +10,7 @@ import Testing
 
     @Test func shippedExamplesParseAndRunByName() throws {
         let lib = try TestLibrary(config: Self.sampleConfig)
-        let config = try ShortcutConfig.parse(lib.library.config.rawTOML)
+        let config = try ShortcutConfig(lib.library.config)
         #expect(config.shortcuts.map(\.name) == ["Quick Study", "Daily Review", "Export Progress"])
         let results = try lib.runner().run(try config.shortcut(named: "quick study"))
         #expect(results.map(\.intent) == [.startSession, .summarizeTopic])

@@ -3,7 +3,7 @@ import GRDB
 /// The store's schema, one named migration at a time; a shipped migration is never edited.
 enum Migrations {
     static func register(in migrator: inout DatabaseMigrator) {
-        migrator.registerMigration("v1-initial") { db in
+        migrator.registerMigration(StoreSchema.Migration.initial.rawValue) { db in
             try db.execute(sql: """
                 CREATE TABLE memory (
                     id TEXT PRIMARY KEY NOT NULL,
@@ -102,7 +102,7 @@ enum Migrations {
                 """)
         }
         // Intents that run later (`engram ask --in 10m …`), kept so a restart loses none.
-        migrator.registerMigration("v2-delayed-intents") { db in
+        migrator.registerMigration(StoreSchema.Migration.delayedIntents.rawValue) { db in
             try db.execute(sql: """
                 CREATE TABLE delayedIntent (
                     id TEXT PRIMARY KEY NOT NULL,
@@ -125,24 +125,24 @@ enum Migrations {
                 """)
         }
         // Imported memories bring their own links: the index must not add automatic ones for them.
-        migrator.registerMigration("v3-outbox-link") { db in
+        migrator.registerMigration(StoreSchema.Migration.outboxLink.rawValue) { db in
             try db.execute(sql: "ALTER TABLE outbox ADD COLUMN link BOOLEAN NOT NULL DEFAULT 1")
         }
         // The memory of the day reads, per type, use count and pin, the few memories reinforced longest ago
         // (Feeds' `SQLiteFeedSource.scan`) instead of every memory.
-        migrator.registerMigration("v4-memory-fading-index") { db in
-            try db.execute(sql: "CREATE INDEX memory_fading ON memory(type, useCount, pinned, lastReinforced, id)")
+        migrator.registerMigration(StoreSchema.Migration.memoryFadingIndex.rawValue) { db in
+            try db.execute(sql: "CREATE INDEX \(StoreSchema.memoryFadingIndex) ON memory(type, useCount, pinned, lastReinforced, id)")
         }
         // Who hosts each session (a capture's own process; the process showing a learning session's notification)
         // and the notification shown, so a dead host is noticed and exactly one process shows each session.
-        migrator.registerMigration("v5-session-host") { db in
+        migrator.registerMigration(StoreSchema.Migration.sessionHost.rawValue) { db in
             try db.execute(sql: "ALTER TABLE session ADD COLUMN host TEXT")
             try db.execute(sql: "ALTER TABLE session ADD COLUMN notification TEXT")
         }
         // Meaning search: one sentence-embedding vector per memory, curriculum and topic, derived like the index
         // (rebuilt from the store at any time), kept here so a vector and the outbox mark it reached are saved in
         // one transaction and forgetting a memory deletes its vector in the same one.
-        migrator.registerMigration("v6-vectors") { db in
+        migrator.registerMigration(StoreSchema.Migration.vectors.rawValue) { db in
             try db.execute(sql: """
                 CREATE TABLE vector (
                     kind TEXT NOT NULL,
@@ -156,7 +156,7 @@ enum Migrations {
         // Readers that keep every vector in memory (the daemon's search, the embedder's automatic links) load only
         // what changed: each save stamps its rows with the next `vectors.version`, and any delete, whoever makes it
         // (a forget, a new model), counts in `vectors.deletions`, which tells them to load everything again.
-        migrator.registerMigration("v7-vector-version") { db in
+        migrator.registerMigration(StoreSchema.Migration.vectorVersion.rawValue) { db in
             try db.execute(sql: "ALTER TABLE vector ADD COLUMN version INTEGER NOT NULL DEFAULT 0")
             try db.execute(sql: "CREATE INDEX vector_version ON vector(version)")
             try db.execute(sql: """
@@ -169,7 +169,7 @@ enum Migrations {
         // Sync (issue 13): this device's operations waiting for export, the merge state (last-writer-wins registers,
         // revisions, add-wins tag and link sets, per-device counters, tombstones) and what was read from peers.
         // Empty and unused until sync is enabled (`SyncLog.enable`).
-        migrator.registerMigration("v8-sync") { db in
+        migrator.registerMigration(StoreSchema.Migration.sync.rawValue) { db in
             try db.execute(sql: SyncSchema.v8)
         }
     }

@@ -1,36 +1,27 @@
 import Foundation
 import TOMLKit
 
-/// Settings read from `config.toml`; every key is optional and has a sensible default.
+/// Settings read from `config.toml`, once per process: every section is a type of EngramRules (its keys, defaults
+/// and checks, shared with the lean feed's reader); every key is optional and has a sensible default.
 public struct EngramConfig: Sendable, Equatable {
-    /// The forgetting curve.
+    /// `[decay]`: the forgetting curve.
     public var decay = DecayModel.standard
-    /// How strongly freshness weighs against text relevance in search.
-    public var searchDecayWeight = 1.0
-    /// Results shown by default.
-    public var searchLimit = 10
-    /// Outbox entries applied per index commit.
-    public var indexBatchSize = 1000
-    /// Seconds the daemon waits after a forget before compacting the index (forgets meanwhile share the compaction).
-    public var indexCompactDelay = 10.0
-    /// New memories are linked to at most this many related ones (0 turns auto-linking off).
-    public var autoLinkCount = 3
-    /// The minimum relatedness (0…1) for an automatic link.
-    public var autoLinkMinScore = 0.35
-    /// Integrations that may run (all on by default): "gnome", "krunner", "feeds", "notifications".
-    public var disabledIntegrations: Set<String> = []
-    /// Whether search also finds by meaning (sentence embeddings) when the model is installed.
-    public var semantic = true
-    /// Where the meaning-search model and engine are (`[search] model_dir`); nil: where `make` installs them.
-    public var modelDirectory: String?
-    /// The model file in that folder (`[search] model`): `e5-small-q4.bin` (multilingual) or `e5-small-enpt-q4.bin`.
-    public var modelFile = "e5-small-q4.bin"
-    /// The folder shared with the person's other devices (`[sync] folder`); nil: sync is off.
-    public var syncFolder: String?
-    /// How long another device's activity is offered to continue here (`[sync] handoff_minutes`, 0: never).
-    public var handoffMinutes = 15.0
-    /// The raw document, for sections other modules own (shortcuts, phrases).
-    public var rawTOML: String = ""
+    /// `[search]`.
+    public var search = SearchSettings()
+    /// `[index]`.
+    public var index = IndexSettings()
+    /// `[sync]`.
+    public var sync = SyncSettings()
+    /// `[privacy]`.
+    public var privacy = PrivacySettings()
+    /// `[desktop]`.
+    public var desktop = DesktopSettings()
+    /// `[daemon]`.
+    public var daemon = DaemonSettings()
+    /// `[phrases]` as written: the Intents module checks them against its catalog (`ShortcutConfig`).
+    public var phrases: [String: ConfigValue] = [:]
+    /// `[[shortcuts]]` as written: the Intents module reads them (`ShortcutConfig`).
+    public var shortcuts: [ConfigValue] = []
 
     /// The defaults.
     public init() {}
@@ -55,66 +46,62 @@ public struct EngramConfig: Sendable, Equatable {
         } catch {
             throw EngramError.config("\(origin): \(error)")
         }
+        let document = Self.value(table).table ?? [:]
+        func section<S: ConfigSection>(_: S.Type) throws -> S {
+            do throws(ConfigProblem) {
+                return try S.read(document[S.sectionName]?.table)
+            } catch {
+                throw EngramError.config("\(origin): \(error.message)")
+            }
+        }
         var c = EngramConfig()
-        c.rawTOML = text
-        func number(_ v: TOMLValueConvertible?) -> Double? {
-            if let d = v?.double { return d }
-            if let i = v?.int { return Double(i) }
-            return nil
-        }
-        if let decay = table["decay"]?.table {
-            if let hl = decay["half_life_days"]?.table {
-                for (k, v) in hl {
-                    guard let t = MemoryType(rawValue: k) else {
-                        throw EngramError.config("\(origin): [decay.half_life_days] has unknown type '\(k)'; use one of \(MemoryType.allCases.map(\.rawValue).joined(separator: ", "))")
-                    }
-                    guard let d = number(v), d > 0 else { throw EngramError.config("\(origin): half_life_days.\(k) must be a positive number of days") }
-                    c.decay.halfLifeDays[t] = d
-                }
-            }
-            if let f = number(decay["reinforcement_factor"]) {
-                guard f >= 1 else { throw EngramError.config("\(origin): decay.reinforcement_factor must be ≥ 1") }
-                c.decay.reinforcementFactor = f
-            }
-        }
-        if let s = table["search"]?.table {
-            if let w = number(s["decay_weight"]) { c.searchDecayWeight = max(0, w) }
-            if let l = s["limit"]?.int { c.searchLimit = max(1, l) }
-            if let v = s["semantic"] {
-                guard let on = v.bool else { throw EngramError.config("\(origin): search.semantic must be true or false") }
-                c.semantic = on
-            }
-            if let d = s["model_dir"]?.string { c.modelDirectory = (d as NSString).expandingTildeInPath }
-            if let m = s["model"]?.string {
-                guard !m.contains("/"), m.hasSuffix(".bin") else {
-                    throw EngramError.config("\(origin): search.model is a model file name in model_dir, such as e5-small-q4.bin")
-                }
-                c.modelFile = m
-            }
-        }
-        if let i = table["index"]?.table {
-            if let b = i["batch_size"]?.int { c.indexBatchSize = min(max(1, b), 100_000) }
-            if let d = number(i["compact_after_forget_seconds"]) { c.indexCompactDelay = min(max(0, d), 3600) }
-            if let n = i["auto_link"]?.int { c.autoLinkCount = max(0, n) }
-            if let m = number(i["auto_link_min_score"]) { c.autoLinkMinScore = min(max(0, m), 1) }
-        }
-        if let s = table["sync"]?.table, let v = s["folder"] {
-            guard let folder = v.string.map({ ($0 as NSString).expandingTildeInPath }), folder.hasPrefix("/") else {
-                throw EngramError.config("\(origin): sync.folder must be a folder's full path (or start with ~/), such as \"~/Sync/engram\"")
-            }
-            c.syncFolder = folder
-        }
-        if let s = table["sync"]?.table, let v = s["handoff_minutes"] {
-            guard let m = number(v), m >= 0 else {
-                throw EngramError.config("\(origin): sync.handoff_minutes must be a number of minutes (0 turns handoff offers off)")
-            }
-            c.handoffMinutes = min(m, 24 * 60)
-        }
-        if let p = table["privacy"]?.table {
-            for key in ["gnome", "krunner", "feeds", "notifications"] where p[key]?.bool == false {
-                c.disabledIntegrations.insert(key)
-            }
-        }
+        c.decay = try section(DecayModel.self)
+        c.search = try section(SearchSettings.self)
+        c.index = try section(IndexSettings.self)
+        c.sync = try section(SyncSettings.self)
+        c.privacy = try section(PrivacySettings.self)
+        c.desktop = try section(DesktopSettings.self)
+        c.daemon = try section(DaemonSettings.self)
+        c.phrases = document["phrases"]?.table ?? [:]
+        c.shortcuts = document["shortcuts"]?.list ?? []
         return c
     }
+
+    /// A TOMLKit value as the section types read it.
+    static func value(_ v: any TOMLValueConvertible) -> ConfigValue {
+        if let b = v.bool { return .bool(b) }
+        if let i = v.int { return .number(Double(i)) }
+        if let d = v.double { return .number(d) }
+        if let s = v.string { return .string(s) }
+        if let a = v.array { return .list(a.map { value($0) }) }
+        if let t = v.table { return .table(Dictionary(uniqueKeysWithValues: t.map { ($0.0, value($0.1)) })) }
+        return .other
+    }
+}
+
+extension EngramConfig {
+    /// How strongly freshness weighs against text relevance in search (`[search] decay_weight`).
+    public var searchDecayWeight: Double { get { search.decayWeight } set { search.decayWeight = newValue } }
+    /// Results shown by default (`[search] limit`).
+    public var searchLimit: Int { get { search.limit } set { search.limit = newValue } }
+    /// Whether search also finds by meaning (`[search] semantic`).
+    public var semantic: Bool { get { search.semantic } set { search.semantic = newValue } }
+    /// Where the meaning-search model is (`[search] model_dir`); nil: where `make` installs it.
+    public var modelDirectory: String? { get { search.modelDirectory } set { search.modelDirectory = newValue } }
+    /// The model file in that folder (`[search] model`).
+    public var modelFile: String { get { search.modelFile } set { search.modelFile = newValue } }
+    /// Outbox entries applied per index commit (`[index] batch_size`).
+    public var indexBatchSize: Int { get { index.batchSize } set { index.batchSize = newValue } }
+    /// Seconds after a forget before the daemon compacts the index (`[index] compact_after_forget_seconds`).
+    public var indexCompactDelay: Double { get { index.compactDelay } set { index.compactDelay = newValue } }
+    /// New memories are linked to at most this many related ones (`[index] auto_link`; 0: off).
+    public var autoLinkCount: Int { get { index.autoLinkCount } set { index.autoLinkCount = newValue } }
+    /// The minimum relatedness (0…1) for an automatic link (`[index] auto_link_min_score`).
+    public var autoLinkMinScore: Double { get { index.autoLinkMinScore } set { index.autoLinkMinScore = newValue } }
+    /// The folder shared with the person's other devices (`[sync] folder`); nil: sync is off.
+    public var syncFolder: String? { get { sync.folder } set { sync.folder = newValue } }
+    /// How long another device's activity is offered here (`[sync] handoff_minutes`, 0: never).
+    public var handoffMinutes: Double { get { sync.handoffMinutes } set { sync.handoffMinutes = newValue } }
+    /// Integrations turned off (`[privacy]`): "gnome", "krunner", "feeds", "notifications".
+    public var disabledIntegrations: Set<String> { get { privacy.disabled } set { privacy.disabled = newValue } }
 }

@@ -36,6 +36,30 @@ public struct FeedConfig: Sendable, Equatable {
         return parse(String(decoding: bytes, as: UTF8.self), origin: path)
     }
 
+    /// The reader's dotted key paths (`decay.half_life_days.note`) as nested tables, as the section types take them.
+    static func nest(_ values: [String: TOMLScalars.Value]) -> [String: ConfigValue] {
+        func insert(_ path: ArraySlice<Substring>, _ value: ConfigValue, into table: inout [String: ConfigValue]) {
+            guard let first = path.first else { return }
+            let key = String(first)
+            if path.count == 1 { table[key] = value; return }
+            var inner = table[key]?.table ?? [:]
+            insert(path.dropFirst(), value, into: &inner)
+            table[key] = .table(inner)
+        }
+        var out: [String: ConfigValue] = [:]
+        for (key, value) in values {
+            let v: ConfigValue
+            switch value {
+            case .number(let n): v = .number(n)
+            case .bool(let b): v = .bool(b)
+            case .string(let s): v = .string(s)
+            case .other: v = .other
+            }
+            insert(ArraySlice(key.split(separator: ".", omittingEmptySubsequences: false)), v, into: &out)
+        }
+        return out
+    }
+
     /// Reads TOML text.
     public static func parse(_ text: String, origin: String = "config.toml") -> FeedConfig {
         var c = FeedConfig()
@@ -46,28 +70,14 @@ public struct FeedConfig: Sendable, Equatable {
             c.warnings.append("\(origin):\(error.line): \(error.message); feeds use the default settings")
             return c
         }
-        for (key, value) in values.sorted(by: { $0.key < $1.key }) {
-            if key.hasPrefix("decay.half_life_days.") {
-                let name = String(key.dropFirst("decay.half_life_days.".count))
-                guard let kind = MemoryType(rawValue: name) else {
-                    c.warnings.append("\(origin): [decay.half_life_days] has unknown type '\(name)'; ignored")
-                    continue
-                }
-                guard case .number(let days) = value, days > 0 else {
-                    c.warnings.append("\(origin): half_life_days.\(name) must be a positive number of days; ignored")
-                    continue
-                }
-                c.decay.halfLifeDays[kind] = days
-            } else if key == "decay.reinforcement_factor" {
-                guard case .number(let f) = value, f >= 1 else {
-                    c.warnings.append("\(origin): decay.reinforcement_factor must be ≥ 1; ignored")
-                    continue
-                }
-                c.decay.reinforcementFactor = f
-            } else if key == "privacy.feeds", value == .bool(false) {
-                c.feedsEnabled = false
-            }
-        }
+        // The same section types as the core's EngramConfig: the same keys, checks and words; here what is wrong is
+        // skipped with a warning instead of refusing the file.
+        let document = Self.nest(values)
+        let decay = DecayModel.readLeniently(document[DecayModel.sectionName]?.table)
+        let privacy = PrivacySettings.readLeniently(document[PrivacySettings.sectionName]?.table)
+        c.decay = decay.section
+        c.feedsEnabled = !privacy.section.disabled.contains("feeds")
+        c.warnings += (decay.problems + privacy.problems).map { "\(origin): \($0.message); ignored" }
         return c
     }
 }

@@ -90,13 +90,13 @@ public final class SQLiteFeedSource: FeedSource {
         return out
     }
 
-    /// The index `fadingGroups()` and `scan` walk (migration `v4-memory-fading-index`).
-    static let fadingIndex = "memory_fading"
+    /// The index `fadingGroups()` and `scan` walk.
+    static let fadingIndex = StoreSchema.memoryFadingIndex
 
     /// Nil when the store predates the index, or holds dates that are not text (their order in SQL would
     /// not be their order in time); both leave the caller to read every memory.
     public func fadingGroups() throws -> [FadingGroup]? {
-        let indexed = try query("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = '\(Self.fadingIndex)'", []) { _ in true }
+        let indexed = try query(StoreSchema.hasRunSQL(.memoryFadingIndex), []) { _ in true }
         guard !indexed.isEmpty else { return nil }
         let types = try query("""
             SELECT (SELECT typeof(min(lastReinforced)) FROM memory), (SELECT typeof(max(lastReinforced)) FROM memory),
@@ -210,13 +210,13 @@ public final class SQLiteFeedSource: FeedSource {
     /// `/proc` is read only for a capture with a recorded host; stores from before migration `v5-session-host`
     /// record none, and their sessions show as they are.
     public func activeSession() throws -> FeedSession? {
-        let host = try query("SELECT 1 FROM pragma_table_info('session') WHERE name = 'host'", []) { _ in true }.isEmpty ? "NULL" : "host"
+        let host = try query(StoreSchema.hasRunSQL(.sessionHost), []) { _ in true }.isEmpty ? "NULL" : "host"
         var found: FeedSession?
         try each("""
             SELECT id, kind, title, state, started, resumed, accumulatedSeconds, progressDone, progressTotal, curriculumID, topicID, \(host)
             FROM session WHERE state IN ('running','paused') ORDER BY started DESC
             """, []) { row in
-            if row.text(1) == FeedSession.Kind.capture.rawValue, let host = row.text(11), !FeedProcessIdentity.isAlive(host) { return true }
+            if row.text(1) == FeedSession.Kind.capture.rawValue, let host = row.text(11), !ProcessIdentity.isAlive(host) { return true }
             found = FeedSession(
                 id: row.text(0) ?? "", kind: FeedSession.Kind(rawValue: row.text(1) ?? "") ?? .capture,
                 title: row.text(2) ?? "", state: FeedSession.State(rawValue: row.text(3) ?? "") ?? .running,

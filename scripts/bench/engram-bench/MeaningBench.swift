@@ -7,7 +7,9 @@
 // not typed letter by letter), and passage embedding throughput over the folder's own texts.
 import EngramCore
 import Foundation
+import EngramApp
 import Indexer
+import Meaning
 
 struct MeaningOutput: Encodable {
     var documents: Int

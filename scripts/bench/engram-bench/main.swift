@@ -7,6 +7,7 @@
 // calls after start-up: outbox check, context, reader open). Prints one JSON object.
 import EngramCore
 import Foundation
+import EngramApp
 import Indexer
 
 struct QuerySpec: Decodable {

@@ -12,7 +12,7 @@ mkdir -p "$OUT/obj"
 OUT=$(cd "$OUT" && pwd)
 # The read path of the Indexer module: what IndexReader.search needs, nothing that touches the store.
 swift_sources=(
-  Sources/Indexer/{IndexReader,SearchRequest,SearchResults,SearchHit,Snippet,IndexError,ShimCall,ShimResults,ByteArena,IndexKind,DocumentData,RelatedHit,IndexDocument}.swift Sources/Indexer/Meaning/QueryShape.swift
+  Sources/Indexer/{IndexReader,SearchRequest,SearchResults,SearchHit,Snippet,IndexError,ShimCall,ShimResults,ByteArena,IndexKind,DocumentData,RelatedHit,IndexDocument}.swift Sources/Indexer/QueryShape.swift
   Sources/EngramRules/Limits.swift
   scripts/stress/query-fuzz/QueryFuzz.swift
 )

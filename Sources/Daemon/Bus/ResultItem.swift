@@ -1,5 +1,6 @@
 import EngramCore
 import Foundation
+import EngramApp
 import Indexer
 
 /// One search result as the desktop shows it, ready for GNOME Shell's metas and KRunner's matches.

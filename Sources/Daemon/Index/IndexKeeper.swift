@@ -5,6 +5,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import EngramApp
 import Indexer
 import Logging
 import ServiceLifecycle
@@ -314,16 +315,18 @@ final class IndexKeeper: Service, @unchecked Sendable {
         guard writer != nil || takeWriter(), let writer else { return .busy }
         let start = ContinuousClock.now
         do {
-            let applier = OutboxApplier(store: library.store, config: library.config)
-            let report = try applier.apply(with: writer)
+            var report = try library.indexOutbox(with: writer)
             appliedSeq.store(report.lastSeq, ordering: .releasing)
-            if report.applied >= Self.bigPass { Heap.releaseFreedMemory() }
             if report.applied > 0 {
                 log.info("applied changes to the index", metadata: [
                     "changes": "\(report.applied)", "seq": "\(report.lastSeq)", "ms": "\(Self.ms(since: start))",
                 ])
                 onCommit()
             }
+            // After the commit event (the words are searchable): the outbox's consumers, links here, vectors on
+            // their own queue.
+            report.linked = try library.followIndex(writer)
+            if report.applied >= Self.bigPass { Heap.releaseFreedMemory() }
             requestEmbed()
             scheduleCompactionIfDue()
             return .applied(report)

@@ -1,5 +1,7 @@
 import EngramCore
 import Foundation
+import Indexer
+import Meaning
 
 extension Library {
     /// The embedder for this library's config, or why meaning search is off.

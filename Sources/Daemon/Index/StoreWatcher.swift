@@ -22,7 +22,9 @@ final class StoreWatcher: @unchecked Sendable {
     }
 
     let mode: Mode
-    private let source: any DispatchSourceProtocol
+    /// The inotify watch, or the polling timer when inotify is unavailable.
+    private let inotify: FolderWatch?
+    private let source: (any DispatchSourceProtocol)?
 
     /// Starts watching the named `files` in `directory`; `onChange` runs on `queue`.
     ///
@@ -31,23 +33,24 @@ final class StoreWatcher: @unchecked Sendable {
          useInotify: Bool = true, onChange: @escaping @Sendable () -> Void) {
         do {
             guard useInotify else { throw StoreWatcherError("inotify is switched off (ENGRAM_TEST_NO_INOTIFY)") }
-            let fd = try Self.inotify(directory)
-            let read = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
-            read.setEventHandler {
-                if Self.drain(fd, names: files) { onChange() }
+            guard let watch = FolderWatch(queue: queue, names: files, mask: FolderWatch.writes, onEvent: onChange) else {
+                throw StoreWatcherError("inotify is unavailable: \(String(cString: strerror(errno)))")
             }
-            read.setCancelHandler { Glibc.close(fd) }
-            read.resume()
-            source = read
+            if let reason = watch.add(directory) {
+                watch.cancel()
+                throw StoreWatcherError("cannot watch \(directory) with inotify: \(reason)")
+            }
+            inotify = watch
+            source = nil
             mode = .inotify
         } catch {
             let paths = files.sorted().map { directory + "/" + $0 }
-            let last = Mutex(paths.map(Self.fingerprint))
+            let last = Mutex(paths.map(FolderWatch.fingerprint))
             let timer = DispatchSource.makeTimerSource(queue: queue)
             let ms = Int(pollInterval.components.seconds * 1000 + pollInterval.components.attoseconds / 1_000_000_000_000_000)
             timer.schedule(deadline: .now() + .milliseconds(ms), repeating: .milliseconds(ms), leeway: .milliseconds(ms / 5 + 1))
             timer.setEventHandler {
-                let now = paths.map(Self.fingerprint)
+                let now = paths.map(FolderWatch.fingerprint)
                 let changed = last.withLock { previous -> Bool in
                     defer { previous = now }
                     return previous != now
@@ -55,6 +58,7 @@ final class StoreWatcher: @unchecked Sendable {
                 if changed { onChange() }
             }
             timer.resume()
+            inotify = nil
             source = timer
             mode = .polling(reason: "\(error)")
         }
@@ -62,54 +66,8 @@ final class StoreWatcher: @unchecked Sendable {
 
     /// Stops watching.
     func cancel() {
-        source.cancel()
-    }
-
-    /// An inotify descriptor watching `directory` for writes, creations and renames.
-    private static func inotify(_ directory: String) throws -> Int32 {
-        let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-        guard fd >= 0 else { throw StoreWatcherError("inotify is unavailable: \(String(cString: strerror(errno)))") }
-        let mask = UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_Q_OVERFLOW)
-        guard inotify_add_watch(fd, directory, mask) >= 0 else {
-            let reason = String(cString: strerror(errno))
-            Glibc.close(fd)
-            throw StoreWatcherError("cannot watch \(directory) with inotify: \(reason)")
-        }
-        return fd
-    }
-
-    /// A file's identity, size and change time, or zeros when it does not exist.
-    static func fingerprint(_ path: String) -> [Int64] {
-        var st = stat()
-        guard stat(path, &st) == 0 else { return [0, 0, 0, 0] }
-        return [Int64(st.st_ino), Int64(st.st_size), Int64(st.st_mtim.tv_sec), Int64(st.st_mtim.tv_nsec)]
-    }
-
-    /// Reads every queued event; true if one concerned a watched file (or events were lost).
-    private static func drain(_ fd: Int32, names: Set<String>) -> Bool {
-        var relevant = false
-        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if count <= 0 { break }
-            var offset = 0
-            let header = MemoryLayout<inotify_event>.size
-            while offset + header <= count {
-                let (mask, length) = buffer.withUnsafeBytes { raw -> (UInt32, Int) in
-                    let event = raw.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)
-                    return (event.mask, Int(event.len))
-                }
-                if mask & UInt32(IN_Q_OVERFLOW) != 0 {
-                    relevant = true
-                } else if length > 0 {
-                    let start = offset + header
-                    let bytes = buffer[start..<min(start + length, count)].prefix { $0 != 0 }
-                    if names.contains(String(decoding: bytes, as: UTF8.self)) { relevant = true }
-                }
-                offset += header + length
-            }
-        }
-        return relevant
+        inotify?.cancel()
+        source?.cancel()
     }
 }
 

@@ -118,6 +118,10 @@ public final class VectorIndex: @unchecked Sendable {
     }
 }
 
+extension StoredVector: StoredVectorLike {
+    public var key: String { kind.rawValue + ":" + itemID }
+}
+
 /// What the vector index is built from (a stored vector, keyed `kind:id`).
 public protocol StoredVectorLike {
     var key: String { get }

@@ -1,6 +1,7 @@
 import DBus
 import Dispatch
 import EngramCore
+import EngramApp
 import Indexer
 import Intents
 import Logging

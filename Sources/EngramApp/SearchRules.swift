@@ -1,5 +1,6 @@
 import EngramCore
 import Foundation
+import Indexer
 
 /// Who is searching: each surface asks for the same search with its own page size and snippet.
 public enum SearchSurface: Sendable, Equatable {

@@ -1,5 +1,6 @@
 import EngramCore
 import Foundation
+import Indexer
 
 extension Library {
     /// Handoff through the sync folder, nil when `[sync] folder` is not set.

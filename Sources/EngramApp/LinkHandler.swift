@@ -1,5 +1,6 @@
 import EngramCore
 import Foundation
+import Indexer
 
 /// What following a link did, in words a person (or a voice front end) can be told.
 public struct LinkOutcome: Sendable {

@@ -1,4 +1,5 @@
 import EngramCore
+import EngramApp
 import Indexer
 import Intents
 import Logging

@@ -1,5 +1,6 @@
 import EngramCore
 import Foundation
+import EngramApp
 import Indexer
 import Intents
 import Logging
@@ -19,8 +20,6 @@ final class SearchService: Service, @unchecked Sendable {
         case gnome, krunner, dbus
     }
 
-    /// The longest query accepted from the bus, in bytes; longer ones are refused with `InvalidArgs`.
-    static let maxQueryBytes = 4096
     /// The most terms accepted in one GNOME Shell call.
     static let maxTerms = 64
     /// Items kept for metas lookups; the cache starts over when it grows past this.
@@ -122,8 +121,8 @@ final class SearchService: Service, @unchecked Sendable {
     private func searchHits(_ text: String, limit: Int, client: Client) throws -> [SearchHit] {
         dispatchPrecondition(condition: .onQueue(queue))
         let start = ContinuousClock.now
-        guard text.utf8.count <= Self.maxQueryBytes else {
-            throw DaemonError.invalidArgs("the search is \(text.utf8.count) bytes long; the limit is \(Self.maxQueryBytes)")
+        guard text.utf8.count <= Limits.maxQueryBytes else {
+            throw DaemonError.invalidArgs("the search is \(text.utf8.count) bytes long; the limit is \(Limits.maxQueryBytes)")
         }
         if client != .dbus, library.config.disabledIntegrations.contains(client.rawValue) { return [] }
         guard !text.allSatisfy(\.isWhitespace),
@@ -168,7 +167,7 @@ final class SearchService: Service, @unchecked Sendable {
     func command(for text: String, client: Client) -> IntentInvocation? {
         dispatchPrecondition(condition: .onQueue(queue))
         if client != .dbus, library.config.disabledIntegrations.contains(client.rawValue) { return nil }
-        guard text.utf8.count <= Self.maxQueryBytes else { return nil }
+        guard text.utf8.count <= Limits.maxQueryBytes else { return nil }
         return try? IntentRunner(library: library, source: client.rawValue).matcher().match(text)
     }
 
@@ -228,7 +227,7 @@ final class SearchService: Service, @unchecked Sendable {
     /// The active context, read again only when the store's files changed (a `stat` of two files instead of a read
     /// transaction per keystroke).
     private func activeContext() throws -> String? {
-        let files = [library.paths.storePath, library.paths.storePath + "-wal"].map(StoreWatcher.fingerprint)
+        let files = [library.paths.storePath, library.paths.storePath + "-wal"].map(FolderWatch.fingerprint)
         if let contextCache, contextCache.files == files { return contextCache.context }
         let context = try library.store.activeContext()
         contextCache = (files, context)

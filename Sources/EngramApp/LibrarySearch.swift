@@ -1,5 +1,6 @@
 import EngramCore
 import Foundation
+import Indexer
 
 /// Search results as front ends show them.
 public struct LibrarySearchResult: Sendable {

@@ -1,5 +1,7 @@
 import EngramCore
 import Foundation
+import Indexer
+import Meaning
 import Synchronization
 
 /// One person's Engram: paths, config, store and index, with the operations every front end shares.
@@ -26,30 +28,13 @@ public final class Library: @unchecked Sendable {
         self.paths = paths
         self.config = try EngramConfig.load(from: paths.configPath)
         var storeClock = clock
-        if let skew = Self.testClockSkew { storeClock = { clock().addingTimeInterval(skew) } }
+        if let skew = TestHooks.current.clockSkew { storeClock = { clock().addingTimeInterval(skew) } }
         self.store = try Store(path: paths.storePath, clock: storeClock)
         publishSessionChanges()
     }
 
-    /// Sync tests set `ENGRAM_TEST_CLOCK_SKEW_S=600` to run this process's store clock that many seconds ahead (or
-    /// behind, when negative), as a machine whose clock is off would; for tests only, never set in use.
-    static let testClockSkew: TimeInterval? = ProcessInfo.processInfo.environment["ENGRAM_TEST_CLOCK_SKEW_S"].flatMap { TimeInterval($0) }
-
-    /// Crash-safety tests set `ENGRAM_TEST_CRASH_AT=point[:n]` to kill the process with SIGKILL at the n-th time
-    /// `point` is reached, exactly as a power cut would. The points: the applier's "after-write", "after-commit",
-    /// "after-autolink" and "after-prune" (each batch), and a rebuild's "rebuild-before-swap" and
-    /// "rebuild-after-swap" (also reached by the first large import, which builds the index whole); `engram sync
-    /// now`'s "sync-export-appended", "sync-compact-written" and "sync-import-chunk".
-    public static let crashHook: (@Sendable (String) throws -> Void)? = {
-        guard let spec = ProcessInfo.processInfo.environment["ENGRAM_TEST_CRASH_AT"], !spec.isEmpty else { return nil }
-        let parts = spec.split(separator: ":")
-        let point = String(parts[0])
-        let nth = parts.count > 1 ? Int(parts[1]) ?? 1 : 1
-        let counter = CrashCounter()
-        return { reached in
-            if reached == point, counter.increment() >= nth { kill(getpid(), SIGKILL) }
-        }
-    }()
+    /// The crash hook of the project's tests (`TestHooks`), reached at the applier's and rebuild's named points.
+    public static let crashHook = TestHooks.crashHook
 
     /// Whether an index has been built yet.
     public var indexExists: Bool { FileManager.default.fileExists(atPath: paths.indexPath) }
@@ -95,10 +80,7 @@ public final class Library: @unchecked Sendable {
                 writer.close()
                 return try buildInBulk(pending: pending, progress: progress)
             }
-            var applier = OutboxApplier(store: store, config: config)
-            applier.progress = progress
-            applier.crashPoint = Self.crashHook
-            let report = try applier.apply(with: writer)
+            let report = try apply(with: writer, progress: progress)
             // A command is short-lived: it compacts away forgotten items' bytes now, before it exits.
             if try writer.compactionDue() != nil {
                 writer.close()
@@ -108,6 +90,42 @@ public final class Library: @unchecked Sendable {
         } catch let error where repairing && Self.isDamage(error, opening: false) {
             return try repair("\(error)", progress: progress)
         }
+    }
+
+    /// One pass with a held writer, as commands and the daemon's keeper run it: the outbox into the index, then
+    /// what follows the index (`followIndex`).
+    public func apply(with writer: IndexWriter, progress: ((Int, Int) -> Void)? = nil) throws -> ApplyReport {
+        var report = try indexOutbox(with: writer, progress: progress)
+        report.linked = try followIndex(writer)
+        return report
+    }
+
+    /// The outbox into the index, batch by batch (the document applier; it never writes the store).
+    public func indexOutbox(with writer: IndexWriter, progress: ((Int, Int) -> Void)? = nil) throws -> ApplyReport {
+        var applier = OutboxApplier(store: store, config: config)
+        applier.progress = progress
+        applier.crashPoint = Self.crashHook
+        return try applier.apply(with: writer)
+    }
+
+    /// The outbox's consumers after the index: new memories linked to their neighbours, one window of
+    /// `[index] batch_size` changes at a time, and the outbox pruned after each window up to the lowest mark (the
+    /// index's, the links', the vectors'). Vectors follow on their own queue (`embedPending`). Returns the links made.
+    @discardableResult
+    public func followIndex(_ writer: IndexWriter) throws -> Int {
+        let seq = try writer.lastAppliedSeq()
+        var linker = AutoLinker(store: store, config: config, writer: writer, crashPoint: Self.crashHook)
+        let window = Int64(max(config.indexBatchSize, 1))
+        var linked = 0
+        var through = try store.autoLinkedSeq()
+        repeat {
+            through = min(seq, through + window)
+            linked += try linker.consume(through: through)
+            guard try store.outboxHolds(through: through) else { continue }
+            try? store.pruneOutbox(through: through)
+            try Self.crashHook?("after-prune")
+        } while through < seq
+        return linked
     }
 
     /// Whether an index error means the index itself is missing or damaged, so that rebuilding it from the store
@@ -165,12 +183,11 @@ public final class Library: @unchecked Sendable {
         return pending >= Self.bulkThreshold ?? IndexRebuilder(stubPath: paths.indexPath).parallelThreshold ? pending : nil
     }
 
-    /// Crash-safety tests set `ENGRAM_TEST_BULK_THRESHOLD=n` to take the first-import fast path from n waiting
-    /// changes instead of thousands.
-    static let bulkThreshold = ProcessInfo.processInfo.environment["ENGRAM_TEST_BULK_THRESHOLD"].flatMap { Int($0) }
+    /// Crash-safety tests take the first-import fast path from fewer waiting changes (`TestHooks`).
+    static let bulkThreshold = TestHooks.current.bulkThreshold
 
     /// Builds a fresh index from a snapshot of the store (the first import into a new collection); the new
-    /// memories are then linked from the outbox as the applier links them (see `OutboxApplier.linkPending`).
+    /// memories are then linked from the outbox as after any pass (see `followIndex`).
     private func buildInBulk(pending: Int, progress: ((Int, Int) -> Void)?) throws -> ApplyOutcome {
         do {
             var report = try rebuild(progress: progress)
@@ -244,16 +261,9 @@ public final class Library: @unchecked Sendable {
             return nil
         }
         defer { writer.close() }
-        _ = try OutboxApplier(store: store, config: config).apply(with: writer)
+        _ = try apply(with: writer)
         let removed = try writer.sweepExpired(now: store.clock())
         try writer.commit(lastAppliedSeq: try writer.lastAppliedSeq())
         return removed.count
     }
-}
-
-/// Counts how often a crash point was reached.
-final class CrashCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
-    func increment() -> Int { lock.lock(); defer { lock.unlock() }; count += 1; return count }
 }

@@ -1,5 +1,7 @@
 import EngramCore
 import Foundation
+import Indexer
+import Meaning
 
 /// Meaning search for one store: the embedder, the vectors in memory (reloaded when they change) and recent query
 /// vectors. One per process (the daemon's search queue, a command); not for use from two threads at once.

@@ -1,9 +1,7 @@
 import EngramCore
 import Foundation
-
-extension StoredVector: StoredVectorLike {
-    public var key: String { kind.rawValue + ":" + itemID }
-}
+import Indexer
+import Meaning
 
 /// Keeps a vector for every memory, curriculum and topic, following the outbox as the index does.
 ///

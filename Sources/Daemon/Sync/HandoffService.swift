@@ -1,6 +1,7 @@
 import Dispatch
 import EngramCore
 import Foundation
+import EngramApp
 import Indexer
 import Logging
 import Notifier

@@ -1,5 +1,6 @@
 import Dispatch
 import EngramCore
+import EngramApp
 import Indexer
 import Intents
 import Logging
@@ -55,8 +56,8 @@ final class AppActions: @unchecked Sendable {
                 let invocation: IntentInvocation
                 switch request {
                 case .phrase(let phrase):
-                    guard phrase.utf8.count <= SearchService.maxQueryBytes else {
-                        throw DaemonError.invalidArgs("the phrase is \(phrase.utf8.count) bytes long; the limit is \(SearchService.maxQueryBytes)")
+                    guard phrase.utf8.count <= Limits.maxQueryBytes else {
+                        throw DaemonError.invalidArgs("the phrase is \(phrase.utf8.count) bytes long; the limit is \(Limits.maxQueryBytes)")
                     }
                     invocation = try runner.resolve(phrase).invocation
                 case .invocation(let given):

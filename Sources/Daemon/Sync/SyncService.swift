@@ -2,6 +2,7 @@ import Dispatch
 import EngramCore
 import Foundation
 import Glibc
+import EngramApp
 import Indexer
 import Logging
 import ServiceLifecycle
@@ -92,40 +93,11 @@ struct SyncService: Service {
             let dir = devices + "/" + device
             watch?.add(dir)
             for name in (try? fm.contentsOfDirectory(atPath: dir)) ?? [] where !logsOnly || SyncFolder.isLog(name) {
-                var st = stat()
-                guard stat(dir + "/" + name, &st) == 0 else { continue }
-                out[device + "/" + name] = [Int64(st.st_ino), Int64(st.st_size), Int64(st.st_mtim.tv_sec), Int64(st.st_mtim.tv_nsec)]
+                let print = FolderWatch.fingerprint(dir + "/" + name)
+                guard print != [0, 0, 0, 0] else { continue }
+                out[device + "/" + name] = print
             }
         }
         return out
     }
-}
-
-/// An inotify descriptor over some folders (not recursive: each folder is added by name); any event calls back.
-final class FolderWatch: @unchecked Sendable {
-    private let fd: Int32
-    private let source: any DispatchSourceRead
-
-    /// Nil when inotify is unavailable (out of instances): the service's periodic check still runs.
-    init?(queue: DispatchQueue, onEvent: @escaping @Sendable () -> Void) {
-        let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-        guard fd >= 0 else { return nil }
-        self.fd = fd
-        source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
-        source.setEventHandler {
-            var buffer = [UInt8](repeating: 0, count: 16 * 1024)
-            while buffer.withUnsafeMutableBytes({ Glibc.read(fd, $0.baseAddress, $0.count) }) > 0 {}
-            onEvent()
-        }
-        source.setCancelHandler { Glibc.close(fd) }
-        source.resume()
-    }
-
-    /// Watches `directory` for files written, created, renamed in or removed (adding it again changes nothing).
-    func add(_ directory: String) {
-        _ = inotify_add_watch(fd, directory, UInt32(IN_CLOSE_WRITE | IN_MODIFY | IN_MOVED_TO | IN_CREATE | IN_DELETE))
-    }
-
-    /// Stops watching.
-    func cancel() { source.cancel() }
 }
