@@ -147,51 +147,10 @@ public final class EngramDaemon: Sendable {
             return Status.unavailable
         }
 
-        // Results nobody is looking at (KRunner commands, delayed intents) arrive as notifications with follow-ups;
-        // live activities show the learning session. Both are off with `[privacy] notifications = false`.
-        var live: LiveSessionHost?
-        if library.config.disabledIntegrations.contains("notifications") {
-            log.notice("live notifications are switched off in config ([privacy] notifications = false)")
-        } else {
-            do {
-                live = LiveSessionHost(LiveSession(
-                    store: library.store, scope: .active, surfaces: try LiveSurfaces.automatic(connection: connection),
-                    perform: { link in _ = try LinkHandler(library: library, source: "notification").perform(link) },
-                    opener: ProcessLinkOpener(report: { [log] in log.warning("\($0)") }),
-                    notice: { [log] in log.notice("\($0)") }))
-            } catch {
-                log.warning("live session notifications are unavailable", metadata: ["error": "\(error)"])
-            }
-            do {
-                results.alerts = try IntentAlerts(connection: connection, store: library.store, log: log) { [app] invocation, done in
-                    app.perform(.invocation(invocation), source: "notification", done: done)
-                }
-            } catch {
-                log.warning("intent results cannot be shown as notifications", metadata: ["error": "\(error)"])
-            }
-        }
+        let live = notifications(connection: connection, library: library, app: app, results: results)
 
-        let watcher = StoreWatchService(paths: options.paths, keeper: keeper, events: events, log: log,
-                                        useInotify: !hooks.noInotify)
-        let chores = ChoresService(library: library, keeper: keeper, events: events, alerts: results.alerts,
-                                   interval: hooks.choreInterval ?? .seconds(30), log: log)
-        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
-            .init(service: keeper), .init(service: search), .init(service: glance), .init(service: watcher), .init(service: chores),
-        ]
-        if let live { services.append(.init(service: live)) }
-        if library.config.syncFolder != nil {
-            services.append(.init(service: SyncService(library: library, keeper: keeper, events: events,
-                                                       interval: hooks.syncPollInterval ?? .seconds(5), log: log)))
-        }
-        if let handoff = library.handoff {
-            let notifications = library.config.disabledIntegrations.contains("notifications")
-                ? nil : try? DBusNotificationServer(connection: connection)
-            services.append(.init(service: HandoffService(
-                library: library, handoff: handoff, server: notifications,
-                interval: hooks.syncPollInterval ?? .seconds(5), log: log,
-                showMemory: { [launcher, settings] id in if settings.open == .terminal { launcher.launch(.show(memoryID: id)) } })))
-        }
-        services.append(.init(service: StopRequests(connection: connection, log: log), successTerminationBehavior: .gracefullyShutdownGroup))
+        let parts = Parts(keeper: keeper, search: search, glance: glance, results: results, launcher: launcher, events: events)
+        let services = services(connection: connection, library: library, parts: parts, live: live, hooks: hooks)
         var configuration = ServiceGroupConfiguration(services: services, logger: log)
         configuration.maximumGracefulShutdownDuration = .seconds(30)
         let group = ServiceGroup(configuration: configuration)
@@ -209,6 +168,71 @@ public final class EngramDaemon: Sendable {
         if connection.isConnected { _ = try? connection.releaseName(DaemonBus.name) }
         log.info("stopped; the index is committed and the name released")
         return status
+    }
+
+    /// Results nobody is looking at (KRunner commands, delayed intents) arrive as notifications with follow-ups;
+    /// live activities show the learning session. Both are off with `[privacy] notifications = false`.
+    private func notifications(connection: DBusConnection, library: Library, app: AppActions, results: ResultActions) -> LiveSessionHost? {
+        if library.config.disabledIntegrations.contains("notifications") {
+            log.notice("live notifications are switched off in config ([privacy] notifications = false)")
+            return nil
+        }
+        var live: LiveSessionHost?
+        do {
+            live = LiveSessionHost(LiveSession(
+                store: library.store, scope: .active, surfaces: try LiveSurfaces.automatic(connection: connection),
+                perform: { link in _ = try LinkHandler(library: library, source: "notification").perform(link) },
+                opener: ProcessLinkOpener(report: { [log] in log.warning("\($0)") }),
+                notice: { [log] in log.notice("\($0)") }))
+        } catch {
+            log.warning("live session notifications are unavailable", metadata: ["error": "\(error)"])
+        }
+        do {
+            results.alerts = try IntentAlerts(connection: connection, store: library.store, log: log) { [app] invocation, done in
+                app.perform(.invocation(invocation), source: "notification", done: done)
+            }
+        } catch {
+            log.warning("intent results cannot be shown as notifications", metadata: ["error": "\(error)"])
+        }
+        return live
+    }
+
+    /// The parts the services are made of, built by `run()` before serving.
+    private struct Parts {
+        var keeper: IndexKeeper
+        var search: SearchService
+        var glance: GlanceService
+        var results: ResultActions
+        var launcher: TerminalLauncher
+        var events: LibraryEvents
+    }
+
+    /// The daemon's services in the order they start (they stop in the reverse one).
+    private func services(connection: DBusConnection, library: Library, parts: Parts, live: LiveSessionHost?,
+                          hooks: TestHooks) -> [ServiceGroupConfiguration.ServiceConfiguration] {
+        let (keeper, events, launcher, settings) = (parts.keeper, parts.events, parts.launcher, library.config.desktop)
+        let watcher = StoreWatchService(paths: options.paths, keeper: keeper, events: events, log: log, useInotify: !hooks.noInotify)
+        let chores = ChoresService(library: library, keeper: keeper, events: events, alerts: parts.results.alerts,
+                                   interval: hooks.choreInterval ?? .seconds(30), log: log)
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
+            .init(service: keeper), .init(service: parts.search), .init(service: parts.glance), .init(service: watcher),
+            .init(service: chores),
+        ]
+        if let live { services.append(.init(service: live)) }
+        if library.config.syncFolder != nil {
+            services.append(.init(service: SyncService(library: library, keeper: keeper, events: events,
+                                                       interval: hooks.syncPollInterval ?? .seconds(5), log: log)))
+        }
+        if let handoff = library.handoff {
+            let notifications = library.config.disabledIntegrations.contains("notifications")
+                ? nil : try? DBusNotificationServer(connection: connection)
+            services.append(.init(service: HandoffService(
+                library: library, handoff: handoff, server: notifications,
+                interval: hooks.syncPollInterval ?? .seconds(5), log: log,
+                showMemory: { [launcher, settings] id in if settings.open == .terminal { launcher.launch(.show(memoryID: id)) } })))
+        }
+        services.append(.init(service: StopRequests(connection: connection, log: log), successTerminationBehavior: .gracefullyShutdownGroup))
+        return services
     }
 
     /// The bus that activated us (`DBUS_STARTER_ADDRESS`), else the session bus.

@@ -64,7 +64,7 @@ final class HandoffService: Service, @unchecked Sendable {
                     let offers = await onQueue { () -> [Handoff.Offer] in
                         try? EngramPaths.ensurePrivateDirectory(devices)
                         wakes.watch?.add(devices)
-                        _ = SyncService.files(devices, watch: wakes.watch)
+                        _ = DeviceFolders.files(devices, watch: wakes.watch)
                         self.answerAndComplete()
                         do { return try self.handoff.offers() } catch {
                             self.log.warning("cannot read the other devices' activities", metadata: ["error": "\(error)"])

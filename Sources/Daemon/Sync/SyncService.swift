@@ -54,7 +54,7 @@ struct SyncService: Service {
     private func pass(_ seen: [String: [Int64]], _ watch: FolderWatch?) -> [String: [Int64]] {
         let devices = root + "/devices"
         watch?.add(devices)
-        let now = Self.files(devices, watch: watch, logsOnly: true)
+        let now = DeviceFolders.files(devices, watch: watch, logsOnly: true)
         var me = ""
         do {
             guard let device = try library.store.syncDevice() else { return now }
@@ -79,25 +79,7 @@ struct SyncService: Service {
         }
         // This device's files as its export left them, the peers' as they were before the pass read them: a peer's
         // log that grew while the pass ran (after its import read it) looks changed next time and is read then.
-        let after = Self.files(devices, watch: watch, logsOnly: true)
+        let after = DeviceFolders.files(devices, watch: watch, logsOnly: true)
         return after.filter { $0.key.hasPrefix(me) }.merging(now.filter { !$0.key.hasPrefix(me) }) { own, _ in own }
-    }
-
-    /// Each file under `devices/<id>/` with its size and change time (a grown log differs); watches each folder.
-    /// With `logsOnly`, only the operation logs: a handoff's `activity.json` or Syncthing's temporary files changing
-    /// is no reason for a sync pass.
-    static func files(_ devices: String, watch: FolderWatch?, logsOnly: Bool = false) -> [String: [Int64]] {
-        var out: [String: [Int64]] = [:]
-        let fm = FileManager.default
-        for device in (try? fm.contentsOfDirectory(atPath: devices)) ?? [] {
-            let dir = devices + "/" + device
-            watch?.add(dir)
-            for name in (try? fm.contentsOfDirectory(atPath: dir)) ?? [] where !logsOnly || SyncFolder.isLog(name) {
-                let print = FolderWatch.fingerprint(dir + "/" + name)
-                guard print != [0, 0, 0, 0] else { continue }
-                out[device + "/" + name] = print
-            }
-        }
-        return out
     }
 }

@@ -17,14 +17,10 @@ extension Store {
             let scope = context == nil ? "" : "AND m.context = ?"
             let scopeArgs: [(any DatabaseValueConvertible)?] = context.map { [$0] } ?? []
 
-            let counts = try Row.fetchOne(db, sql: """
-                SELECT count(*), coalesce(sum(m.created >= ?), 0), coalesce(sum(m.created >= ?), 0), coalesce(sum(m.pinned), 0)
-                FROM memory m WHERE 1 \(scope)
-                """, arguments: StatementArguments([startOfDay, weekAgo] + scopeArgs))!
-            s.total = counts[0]
-            s.today = counts[1]
-            s.thisWeek = counts[2]
-            s.pinned = counts[3]
+            (s.total, s.today, s.thisWeek) = try Self.captureCounts(db, startOfDay: startOfDay, weekAgo: weekAgo,
+                                                                     scope: scope, scopeArgs: scopeArgs)
+            s.pinned = try Int.fetchOne(db, sql: "SELECT count(*) FROM memory m WHERE m.pinned \(scope)",
+                                        arguments: StatementArguments(scopeArgs)) ?? 0
             for row in try Row.fetchAll(db, sql: "SELECT m.type, count(*) FROM memory m WHERE 1 \(scope) GROUP BY m.type",
                                         arguments: StatementArguments(scopeArgs)) {
                 s.perType[row[0]] = row[1]
@@ -45,6 +41,30 @@ extension Store {
             s.topicsDone = try Topic.filter(Topic.Columns.done == true).fetchCount(db)
             return s
         }
+    }
+
+    /// The counts behind the daemon's properties (total, today, streak), by the same queries `stats` counts them with,
+    /// without the fading and tag counts a keystroke-rate caller does not need.
+    public func glanceCounts(now: Date, timeZone: TimeZone = .current) throws -> (total: Int, today: Int, streakDays: Int) {
+        var cal = Calendar(identifier: .gregorian)
+        cal.timeZone = timeZone
+        let startOfDay = cal.startOfDay(for: now)
+        return try read { db in
+            let counts = try Self.captureCounts(db, startOfDay: startOfDay, weekAgo: startOfDay, scope: "", scopeArgs: [])
+            return (counts.total, counts.today, try Self.streak(db, startOfDay: startOfDay, calendar: cal, scope: "", scopeArgs: []))
+        }
+    }
+
+    /// How many memories in scope, and how many created since the start of today and of the week: three counts
+    /// SQLite answers from the index on `created` (a few memories of today, not a pass over all of them).
+    private static func captureCounts(_ db: Database, startOfDay: Date, weekAgo: Date, scope: String,
+                                      scopeArgs: [(any DatabaseValueConvertible)?]) throws -> (total: Int, today: Int, week: Int) {
+        func count(since: Date?) throws -> Int {
+            let when = since == nil ? "" : "AND m.created >= ?"
+            let args: [(any DatabaseValueConvertible)?] = (since.map { [$0] } ?? []) + scopeArgs
+            return try Int.fetchOne(db, sql: "SELECT count(*) FROM memory m WHERE 1 \(when) \(scope)", arguments: StatementArguments(args)) ?? 0
+        }
+        return (try count(since: nil), try count(since: startOfDay), try count(since: weekAgo))
     }
 
     /// How many unpinned memories have faded by `now`, and how many fade within `MemoryStats.fadingHorizon`.
