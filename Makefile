@@ -6,7 +6,7 @@ CONFIG ?= debug
 DEMO_DIR ?= $(CURDIR)/demo-data
 ENGRAM = $(BUILD)/$(CONFIG)/engram
 # The suites are modules over the test worlds' package (scripts/engramtest), run with scripts/ on the path.
-SUITE = PYTHONPATH=$(CURDIR)/scripts /usr/bin/python3 -m
+SUITE = env PYTHONPATH=$(CURDIR)/scripts /usr/bin/python3 -m
 
 .PHONY: all deps model build release run demo test test-unit test-e2e test-sync test-widgets test-shells man completions install clean bench bench-sync stress check-figures
 
