@@ -46,7 +46,7 @@ public struct ShortcutConfig: Sendable, Equatable {
 
     /// The phrases and shortcuts of a config already read; anything wrong is reported with what to fix.
     public init(_ config: EngramConfig, origin: String = "config.toml") throws {
-        for (template, v) in config.phrases {
+        for (template, v) in config.phrases.sorted(by: { $0.key < $1.key }) {
             guard let name = v.string, let def = IntentCatalog.definition(named: name) else {
                 throw EngramError.config("\(origin): [phrases] \"\(template)\" must name an intent: \(IntentName.allCases.map(\.rawValue).joined(separator: ", "))")
             }

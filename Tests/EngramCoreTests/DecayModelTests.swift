@@ -74,5 +74,10 @@ import Testing
         } catch let e as EngramError {
             #expect(e.description.hasPrefix("config.toml:1:"))
         }
+        // Numbers TOML allows but no setting can use are refused with the key's name, not taken as infinite weights.
+        for bad in ["[search]\ndecay_weight = inf\n", "[search]\ndecay_weight = nan\n", "[decay]\nreinforcement_factor = inf\n",
+                    "[decay]\nhalf_life_days = { note = inf }\n", "[sync]\nhandoff_minutes = nan\n"] {
+            #expect(throws: EngramError.self, "\(bad)") { try EngramConfig.parse(bad) }
+        }
     }
 }

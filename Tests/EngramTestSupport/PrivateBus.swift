@@ -96,28 +96,13 @@ public final class PrivateBus: @unchecked Sendable {
         stop()
     }
 
-    /// A minimal session bus: anyone may own any name and send anything.
-    private static func config(socketDirectory: String, serviceDirectory: String?) -> String {
-        """
-        <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
-         "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-        <busconfig>
-          <type>session</type>
-          <listen>unix:dir=\(socketDirectory)</listen>
-          <auth>EXTERNAL</auth>
-          \(serviceDirectory.map { "<servicedir>\($0)</servicedir>" } ?? "")
-          <policy context="default">
-            <allow send_destination="*" eavesdrop="true"/>
-            <allow eavesdrop="true"/>
-            <allow own="*"/>
-          </policy>
-          <limit name="max_message_size">268435456</limit>
-          <limit name="max_incoming_bytes">1000000000</limit>
-          <limit name="max_outgoing_bytes">1000000000</limit>
-          <limit name="service_start_timeout">30000</limit>
-          <limit name="reply_timeout">300000</limit>
-        </busconfig>
-        """
+    /// A minimal session bus (anyone may own any name and send anything): the one config every test world uses,
+    /// `session-bus.conf` beside this file (the Python suites read it too).
+    private static func config(socketDirectory: String, serviceDirectory: String?) throws -> String {
+        let template = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("session-bus.conf")
+        return try String(contentsOf: template, encoding: .utf8)
+            .replacingOccurrences(of: "@SOCKET_DIR@", with: socketDirectory)
+            .replacingOccurrences(of: "@SERVICE_DIRS@", with: serviceDirectory.map { "<servicedir>\($0)</servicedir>" } ?? "")
     }
 
     /// The current environment with this bus as the session bus.

@@ -91,7 +91,8 @@ def main():
                     times[label if timed else label + "-cold"].append((time.monotonic() - t) * 1000)
                     answers[label][q] = [str(i) for i in ids]
             rss[label] = int([l for l in open(f"/proc/{proc.pid}/status") if l.startswith("VmRSS")][0].split()[1]) / 1024
-            daemon.stop(timeout=20)
+            if daemon.stop(timeout=20) is None:
+                fail(f"the daemon ({label}) did not stop on SIGTERM within 20 s")
             wait_for_no_name(bus, name, timeout=10)
     by_meaning = sum(1 for q in questions if answers["meaning"][q] != answers["words"][q])
     if not any(answers["meaning"].values()):

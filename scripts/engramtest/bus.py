@@ -14,6 +14,8 @@ import subprocess
 import sys
 import time
 
+from engramtest import ROOT
+
 NAME = "org.engram.Engram"
 APP_PATH = "/org/engram/Engram"
 APP_IFACE = "org.engram.Engram1"
@@ -21,38 +23,22 @@ PROVIDER_PATH = "/org/engram/Engram/SearchProvider"
 PROVIDER_IFACE = "org.gnome.Shell.SearchProvider2"
 DEADLINE = 120  # seconds: generous, other builds share the cores
 
-CONFIG = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
- "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-<busconfig>
-  <type>session</type>
-  <listen>unix:dir={folder}</listen>
-  <auth>EXTERNAL</auth>
-  {services}
-  <policy context="default">
-    <allow send_destination="*" eavesdrop="true"/>
-    <allow eavesdrop="true"/>
-    <allow own="*"/>
-  </policy>
-  <limit name="max_message_size">268435456</limit>
-  <limit name="max_incoming_bytes">1000000000</limit>
-  <limit name="max_outgoing_bytes">1000000000</limit>
-  <limit name="service_start_timeout">60000</limit>
-  <limit name="reply_timeout">300000</limit>
-</busconfig>
-"""
+# The one private session bus config, shared with the Swift tests' PrivateBus.
+CONFIG_TEMPLATE = os.path.join(ROOT, "Tests", "EngramTestSupport", "session-bus.conf")
 
 
 def config_text(folder, services=None):
     """A session bus config listening in folder; activation from services, else the standard session folders."""
     where = f"<servicedir>{services}</servicedir>" if services else "<standard_session_servicedirs/>"
-    return CONFIG.format(folder=folder, services=where)
+    with open(CONFIG_TEMPLATE, encoding="utf-8") as f:
+        return f.read().replace("@SOCKET_DIR@", str(folder)).replace("@SERVICE_DIRS@", where)
 
 
 def write_config(folder, services=None):
     """Writes folder/session.conf (config_text) and returns its path."""
     os.makedirs(folder, mode=0o700, exist_ok=True)
     path = os.path.join(folder, "session.conf")
-    with open(path, "w") as f:
+    with open(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as f:
         f.write(config_text(folder, services))
     return path
 
@@ -61,7 +47,7 @@ def service_file(services, exec_line, name=NAME):
     """Writes the D-Bus activation file for name into the services folder; returns its path."""
     os.makedirs(services, mode=0o700, exist_ok=True)
     path = os.path.join(services, f"{name}.service")
-    with open(path, "w") as f:
+    with open(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as f:
         f.write(f"[D-BUS Service]\nName={name}\nExec={exec_line}\n")
     return path
 

@@ -13,7 +13,8 @@ import sys
 from engramtest import ROOT
 
 # What every suite's figures depend on: the code, the package the suites stand on and the corpus both build.
-MEASURED = ["Sources", "Package.swift", "scripts/engramtest", "scripts/bench/debian-corpus.sh"]
+MEASURED = ["Sources", "Package.swift", "scripts/engramtest", "Tests/EngramTestSupport/session-bus.conf",
+            "scripts/bench/debian-corpus.sh"]
 SUITES = ("bench", "stress")
 
 

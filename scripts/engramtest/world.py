@@ -32,6 +32,7 @@ class World:
         self.keep = keep
         self.env = {k: v for k, v in (os.environ if env is None else env).items()
                     if not (drop and k.startswith(tuple(drop)))}
+        os.makedirs(self.path("xdg"), mode=0o700, exist_ok=True)
         for var, sub in FOLDERS.items():
             if var == "HOME" and not home:
                 continue
@@ -58,7 +59,7 @@ class World:
     def write_config(self, text):
         """Writes Engram's config.toml (in its config folder) and returns its path."""
         path = os.path.join(self.config, "config.toml")
-        with open(path, "w") as f:
+        with open(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as f:
             f.write(text)
         return path
 

@@ -14,6 +14,7 @@ import time
 
 import dbus
 
+from engramtest.world import World
 from engramtest import PYTHON, ROOT
 from engramtest.bus import wait_for_name
 from engramtest.daemon import Daemon
@@ -36,8 +37,9 @@ def pct(values, p):
 def main(engram, rounds):
     if not os.path.isdir(os.path.join(WORK, "engram-data", "index")) and not os.path.exists(os.path.join(WORK, "engram-data", "index")):
         raise SystemExit("provider-ab: no index in %s; run make bench first" % WORK)
-    env = dict(os.environ, XDG_DATA_HOME=WORK + "/xdg-data", XDG_CONFIG_HOME=WORK + "/xdg-config",
-               XDG_RUNTIME_DIR=WORK + "/xdg-run", NO_COLOR="1", ENGRAM_MODEL_DIR="none")
+    # Folders of its own beside the bench's (the bench's world is emptied by each bench run).
+    env = dict(World(base=os.path.join(WORK, "probe-world"), engram_dirs=False, home=False).env,
+               NO_COLOR="1", ENGRAM_MODEL_DIR="none")
     log = open(os.path.join(WORK, "provider-ab-daemon.log"), "w")
     daemon = Daemon(engram, env, log, args=("--data-dir", WORK + "/engram-data")).spawn()
     py = subprocess.Popen([PYTHON, BENCH + "/py_provider.py", WORK + "/engram-data/index", NAMES[1]],

@@ -30,7 +30,7 @@ final class FolderWatch: @unchecked Sendable {
         source.resume()
     }
 
-    /// Watches `directory` (adding it again changes nothing); false, with errno's words, when it cannot be watched.
+    /// Watches `directory` (adding it again changes nothing); nil when it is watched, else why it cannot be.
     @discardableResult
     func add(_ directory: String) -> String? {
         guard inotify_add_watch(fd, directory, mask) < 0 else { return nil }

@@ -24,7 +24,9 @@ public struct SearchSettings: ConfigSection {
     public mutating func read(_ key: String, _ value: ConfigValue) throws(ConfigProblem) {
         switch key {
         case "decay_weight":
-            if let w = value.number { decayWeight = max(0, w) }
+            guard let w = value.number else { return }
+            guard w.isFinite else { throw Self.must(key, "be a number (0 ranks by text alone)") }
+            decayWeight = max(0, w)
         case "limit":
             if let l = value.integer { limit = max(1, l) }
         case "semantic":
