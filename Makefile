@@ -8,7 +8,7 @@ ENGRAM = $(BUILD)/$(CONFIG)/engram
 # The suites are modules over the test worlds' package (scripts/engramtest), run with scripts/ on the path.
 SUITE = env PYTHONPATH=$(CURDIR)/scripts /usr/bin/python3 -m
 
-.PHONY: all deps model build release run demo test test-unit test-e2e test-sync test-widgets test-shells man completions install clean bench bench-sync stress check-figures
+.PHONY: all deps model build release run demo test test-unit test-e2e test-mcp test-sync test-widgets test-shells man completions install clean bench bench-sync stress check-figures
 
 all: build
 
@@ -55,6 +55,7 @@ test: deps model
 	$(MAKE) test-sync
 	$(MAKE) test-widgets
 	$(MAKE) test-shells
+	$(MAKE) test-mcp
 
 # Two Engram devices converging through two real Syncthing instances on 127.0.0.1 and 127.0.0.2 (nothing leaves
 # loopback): concurrent edits, tag and link races, forget against edit, sessions; plain, with a 10-minute clock skew,
@@ -62,6 +63,14 @@ test: deps model
 test-sync: deps
 	$(SWIFT) build --product engram
 	$(SUITE) sync.two_syncthings $(BUILD)/debug/engram
+
+# `engram mcp` driven by the official MCP Python SDK (PyPI mcp, pinned, in a virtual environment under the build
+# folder) over stdio: every tool, resources, bad arguments, junk on stdin, with and without a daemon. ~10 seconds.
+MCP_CLIENT = $(BUILD)/mcp-client
+test-mcp: deps
+	$(SWIFT) build --product engram
+	scripts/install-mcp-client.sh $(MCP_CLIENT)
+	env PYTHONPATH=$(CURDIR)/scripts $(MCP_CLIENT)/bin/python -m assistants $(BUILD)/debug/engram
 
 # Engram inside the real GNOME Shell 43 (headless) and KRunner's own KF5 RunnerManager (Milou under qmlscene),
 # from a `scripts/install.sh` into a temporary prefix; installs what it needs. ~1 minute; results in bench-out/shells/.

@@ -24,6 +24,7 @@ let package = Package(
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/modelcontextprotocol/swift-sdk", from: "0.12.1"),
     ],
     targets: [
         // Xapian behind a plain C header (notmuch-style); only Indexer imports it.
@@ -107,10 +108,15 @@ let package = Package(
         // What commands call to reach the index and the bus: make changes searchable or say who will, rebuild
         // wherever the writer is, live notifications on the session bus.
         .target(name: "EngramClient", dependencies: ["DBus", "Daemon", "EngramCore", "Indexer", "EngramApp", "Notifier"]),
+        // `engram mcp`: the intent catalog as MCP tools and the memories as resources, over stdio.
+        .target(
+            name: "EngramMCP",
+            dependencies: ["EngramApp", "EngramClient", "EngramCore", "Intents", .product(name: "MCP", package: "swift-sdk")]
+        ),
         .executableTarget(
             name: "engram",
             dependencies: [
-                "EngramCore", "Indexer", "EngramApp", "Meaning", "Feeds", "Notifier", "Intents", "Daemon", "EngramClient",
+                "EngramCore", "Indexer", "EngramApp", "Meaning", "EngramMCP", "Feeds", "Notifier", "Intents", "Daemon", "EngramClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -25,7 +25,7 @@ packages=(
   # SwiftPM clones dependencies with git; clang links with binutils, gcc's start files and the C/C++ libraries
   git binutils gcc libc6-dev libstdc++-12-dev libcurl4 libxml2 libsqlite3-0 libncurses6 libuuid1 zlib1g tzdata
   # run and test: Xapian's own tools, the bus, D-Bus peers and validators
-  python3-pip xapian-tools dbus-daemon dbus-bin libglib2.0-bin python3-dbusmock python3-dbus python3-xapian desktop-file-utils graphviz python3-gi
+  python3-pip python3-venv xapian-tools dbus-daemon dbus-bin libglib2.0-bin python3-dbusmock python3-dbus python3-xapian desktop-file-utils graphviz python3-gi
   # sync between devices: two real Syncthings on loopback (make test-sync); ss lists what they listen on, ps
   # their process groups
   syncthing iproute2 procps

@@ -22,6 +22,9 @@ public struct LinkHandler {
     public let library: Library
     /// Where the action came from, for the activity log ("cli", "gnome", "krunner", "dbus").
     public var source: String
+    /// A capture's idempotency key (`engram remember --request-id`, MCP's `requestId`): a capture retried with the
+    /// same key is stored once.
+    public var requestID: String?
 
     /// Creates a handler.
     public init(library: Library, source: String) {
@@ -57,9 +60,10 @@ public struct LinkHandler {
             }
             return LinkOutcome(sentence: "\(c.title), topic \(t.position): \(t.title)\(t.done ? " (done)" : "").", curriculum: (c, [t]))
         case .remember(let text, let type, let tags):
-            let r = try store.remember(MemoryDraft(content: text, type: type, tags: tags, context: try store.captureContext(), source: source))
+            let r = try store.remember(MemoryDraft(content: text, type: type, tags: tags, context: try store.captureContext(), source: source),
+                                       requestID: requestID)
             _ = try? library.applyPending()
-            return LinkOutcome(sentence: "Remembered “\(r.memory.title)”.", memory: r.memory)
+            return LinkOutcome(sentence: r.created ? "Remembered “\(r.memory.title)”." : "Already remembered “\(r.memory.title)”.", memory: r.memory)
         case .sessionStart(let cid, let tid):
             let s = try store.startLearningSession(curriculumID: cid, topicID: tid)
             return LinkOutcome(sentence: "Started \(s.title).", session: s)

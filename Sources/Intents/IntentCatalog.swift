@@ -17,6 +17,10 @@ public enum IntentName: String, Sendable, Codable, CaseIterable {
     case showAnalytics = "ShowAnalytics"
     case showHistory = "ShowHistory"
     case exportProgress = "ExportProgress"
+    case relatedMemories = "RelatedMemories"
+    case tagMemory = "TagMemory"
+    case pinMemory = "PinMemory"
+    case forgetMemory = "ForgetMemory"
 }
 
 /// A phrase template: literal words and `{slots}` naming parameters, plus arguments the wording itself implies.
@@ -56,6 +60,38 @@ public struct IntentDefinition: Sendable {
 
     /// The parameter called `name`, if any.
     public func parameter(_ name: String) -> IntentParameter? { parameters.first { $0.name == name } }
+
+    /// What running it does to the person's things: nothing, a change, or an erasure. Assistants see it as tool
+    /// annotations; a state-changing intent runs from words only when they clearly say so.
+    public var effect: IntentEffect {
+        switch name {
+        case .storeMemory, .startSession, .pauseSession, .resumeSession, .stopSession, .exportProgress, .tagMemory, .pinMemory:
+            .changesState
+        case .forgetMemory:
+            .erases
+        case .queryMemory, .summarizeTopic, .showConnections, .dailyReview, .memoryStats, .openCurriculum, .openTopic,
+             .showAnalytics, .showHistory, .relatedMemories:
+            .readOnly
+        }
+    }
+
+    /// Whether running it twice with the same arguments leaves things as running it once does.
+    public var isIdempotent: Bool {
+        switch name {
+        case .tagMemory, .pinMemory, .forgetMemory, .exportProgress: true
+        default: effect == .readOnly
+        }
+    }
+}
+
+/// What running an intent does to the person's things.
+public enum IntentEffect: String, Sendable, Codable {
+    /// Reads only (a search, a summary, stats). Opening a curriculum or topic is read-only too.
+    case readOnly
+    /// Changes something that can be changed back (a capture, a session, tags, a pin, a file written).
+    case changesState
+    /// Erases something for good (forgetting a memory).
+    case erases
 }
 
 /// The one declarative catalog every surface derives from: `engram ask`, D-Bus, KRunner, rofi, the desktop
@@ -173,6 +209,40 @@ public enum IntentCatalog {
             ],
             phrases: [Phrase("export progress"), Phrase("export my progress"), Phrase("export progress as {format}")],
             resultTemplate: "Exported progress on {count} curricula to {path}."),
+        IntentDefinition(
+            name: .relatedMemories, title: "Related memories", summary: "A memory's links, then memories alike in words and in meaning.",
+            parameters: [
+                IntentParameter("memory", .memory, "The memory's id."),
+                IntentParameter("limit", .integer, default: "10", "How many memories at most."),
+            ],
+            phrases: [Phrase("related to {memory}"), Phrase("what is related to {memory}"), Phrase("memories like {memory}")],
+            resultTemplate: "{count} memories related to {title}."),
+        IntentDefinition(
+            name: .tagMemory, title: "Tag a memory", summary: "Add and remove a memory's tags.",
+            parameters: [
+                IntentParameter("memory", .memory, "The memory's id."),
+                IntentParameter("add", .text, default: "", "Tags to add, separated by commas or spaces."),
+                IntentParameter("remove", .text, default: "", "Tags to remove, separated by commas or spaces."),
+            ],
+            phrases: [Phrase("tag {memory} with {add}"), Phrase("untag {memory} from {remove}")],
+            resultTemplate: "{title}: {tags}."),
+        IntentDefinition(
+            name: .pinMemory, title: "Pin a memory", summary: "Pin a memory so it never fades, or unpin it.",
+            parameters: [
+                IntentParameter("memory", .memory, "The memory's id."),
+                IntentParameter("pinned", .boolean, default: "true", "true to pin, false to unpin."),
+            ],
+            phrases: [Phrase("pin {memory}"), Phrase("unpin {memory}", ["pinned": "false"])],
+            resultTemplate: "Pinned {title}."),
+        IntentDefinition(
+            name: .forgetMemory, title: "Forget a memory", summary: "Erase a memory everywhere it was copied; needs confirm = true.",
+            parameters: [
+                IntentParameter("memory", .memory, "The memory's id."),
+                IntentParameter("confirm", .boolean, default: "false", "Must be true: forgetting cannot be undone."),
+            ],
+            // No phrase: words never forget anything; only a caller that names the memory and confirms does.
+            phrases: [],
+            resultTemplate: "Forgot {title}."),
     ]
 
     /// The definition of `name`.

@@ -20,6 +20,11 @@ public struct ResultItem: Sendable, Codable, Equatable {
     public var detail: String?
     /// The `engram://` link that opens it, if any.
     public var url: String?
+    /// A search hit's tags, creation date (ISO 8601), whether it was found by meaning, and its link count.
+    public var tags: [String]? = nil
+    public var created: String? = nil
+    public var byMeaning: Bool? = nil
+    public var links: Int? = nil
 }
 
 /// What running an intent did: a sentence to show or speak, the items it found, details and follow-ups.

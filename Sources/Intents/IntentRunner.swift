@@ -12,6 +12,8 @@ public struct IntentRunner {
     /// Whether progress exports may go only into the data folder's `exports/` (what the daemon allows a D-Bus
     /// caller: a path from the bus could otherwise overwrite any file this user may write). The CLI writes anywhere.
     public var exportsOnlyToDataFolder = false
+    /// A capture's idempotency key: StoreMemory retried with the same key stores once.
+    public var requestID: String?
 
     /// Creates a runner.
     public init(library: Library, source: String) {
@@ -33,7 +35,8 @@ public struct IntentRunner {
     public func run(_ invocation: IntentInvocation) throws -> IntentResult {
         let a = try invocation.resolved()
         let store = library.store
-        let links = LinkHandler(library: library, source: source)
+        var links = LinkHandler(library: library, source: source)
+        links.requestID = requestID
         let name = invocation.name
         switch name {
         case .storeMemory:
@@ -48,8 +51,11 @@ public struct IntentRunner {
             var r = IntentResult(intent: name, sentence: n == 0
                 ? "Found no memories about \(query)." + (found.suggestion.map { " Did you mean \($0)?" } ?? "")
                 : "Found \(n) memor\(n == 1 ? "y" : "ies") about \(query). Summarize \(n == 1 ? "it" : "them"), or show all?")
-            r.items = found.hits.map { ResultItem(kind: $0.kind.rawValue, id: $0.id, title: $0.title, detail: $0.snippet.plainText,
-                                                  url: DeepLink.memory(id: $0.id).url) }
+            r.items = try found.hits.map { hit in
+                ResultItem(kind: hit.kind.rawValue, id: hit.id, title: hit.title, detail: hit.snippet.plainText,
+                           url: DeepLink.memory(id: hit.id).url, tags: hit.tags, created: ISODate.format(hit.created),
+                           byMeaning: hit.byMeaning, links: try store.links(of: hit.id).count)
+            }
             if a["includeRelated"] == "true", let first = found.hits.first {
                 for rel in try library.related(to: first.id, limit: 5) {
                     r.items.append(ResultItem(kind: "related", id: rel.memory.id, title: rel.memory.title,
@@ -134,6 +140,42 @@ public struct IntentRunner {
                            detail: "\(ISODate.day(s.started)) · \(Int(saturating: s.elapsed(at: store.clock()) / 60)) min · \(s.state.rawValue)", url: nil)
             }
             return r
+        case .relatedMemories:
+            let m = try store.requireMemory(id: a["memory"]!)
+            let related = try library.related(to: m.id, limit: Int(a["limit"]!)!)
+            var r = IntentResult(intent: name, sentence: related.isEmpty ? "Nothing is related to “\(m.title)” yet."
+                                 : "\(related.count) memor\(related.count == 1 ? "y" : "ies") related to “\(m.title)”.")
+            r.items = related.map { rel in
+                ResultItem(kind: "memory", id: rel.memory.id, title: rel.memory.title,
+                           detail: rel.linked ? "linked" : "\(Int((rel.score * 100).rounded()))% alike", url: DeepLink.memory(id: rel.memory.id).url)
+            }
+            return r
+        case .tagMemory:
+            func tags(_ text: String) -> [String] { text.split { $0 == "," || $0.isWhitespace }.map(String.init) }
+            let add = tags(a["add"]!), remove = tags(a["remove"]!)
+            guard !add.isEmpty || !remove.isEmpty else {
+                throw EngramError.invalidInput("TagMemory needs tags to add or remove")
+            }
+            let m = try store.retag(id: a["memory"]!, add: add, remove: remove)
+            _ = try? library.applyPending()
+            var r = IntentResult(intent: name, sentence: "“\(m.title)”: \(m.tags.isEmpty ? "no tags" : m.tags.map { "#\($0)" }.joined(separator: " ")).")
+            r.items = [item(m)]
+            return r
+        case .pinMemory:
+            let pinned = a["pinned"] == "true"
+            let m = try store.setPinned(id: a["memory"]!, pinned)
+            _ = try? library.applyPending()
+            var r = IntentResult(intent: name, sentence: pinned ? "Pinned “\(m.title)”: it never fades." : "Unpinned “\(m.title)”: it fades as it is forgotten.")
+            r.items = [item(m)]
+            return r
+        case .forgetMemory:
+            let m = try store.requireMemory(id: a["memory"]!)
+            guard a["confirm"] == "true" else {
+                throw EngramError.invalidInput("nothing was forgotten: forgetting “\(m.title)” erases it everywhere and cannot be undone; pass confirm = true to go ahead")
+            }
+            try store.forget(id: m.id)
+            _ = try? library.applyPending()
+            return IntentResult(intent: name, sentence: "Forgot “\(m.title)”.")
         case .exportProgress:
             let (path, count) = try ProgressExport(library: library, calendar: calendar).write(format: a["format"]!, to: a["path"]!, onlyToDataFolder: exportsOnlyToDataFolder)
             var r = IntentResult(intent: name, sentence: "Exported progress on \(count) curricul\(count == 1 ? "um" : "a") to \(path).")

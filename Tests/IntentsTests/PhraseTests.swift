@@ -1,11 +1,15 @@
 import EngramCore
 import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
 import Intents
 import Testing
 
 struct PhraseTests {
     static let slotSamples = ["content": "Buy rye flour", "query": "sourdough starter", "topic": "actors", "memory": "s004",
-                              "curriculum": "swift-concurrency", "limit": "5", "format": "json"]
+                              "curriculum": "swift-concurrency", "limit": "5", "format": "json",
+                              "add": "rye", "remove": "stale"]
 
     static let everyPhrase: [(IntentName, Phrase)] = IntentCatalog.all.flatMap { d in d.phrases.map { (d.name, $0) } }
 
@@ -121,6 +125,16 @@ struct DBusShapeTests {
         let xml = IntentCatalog.dbusMethodsXML
         #expect(xml.contains("<method name=\"Perform\">"))
         for d in IntentCatalog.all { #expect(xml.contains("<method name=\"\(d.name.rawValue)\">")) }
+    }
+
+    /// The interface file holds the catalog's methods as generated, and is XML a parser takes (two dashes in a row
+    /// inside a comment are not: gdbus-codegen and Qt's qdbusxml2cpp would refuse the file).
+    @Test func theInterfaceFileHoldsTheCatalogAndParses() throws {
+        let path = repositoryRoot + "/Desktop/dbus-1/interfaces/org.engram.Engram1.xml"
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.contains(IntentCatalog.dbusMethodsXML), "paste `engram ask --list --dbus-xml` into \(path)")
+        let parser = XMLParser(data: Data(text.utf8))
+        #expect(parser.parse(), "\(path): \(parser.parserError.map { "\($0)" } ?? "not XML") at line \(parser.lineNumber)")
     }
 }
 

@@ -1,0 +1,87 @@
+import EngramApp
+import EngramClient
+import EngramCore
+import Foundation
+import Intents
+import MCP
+
+/// `engram mcp`: Engram for assistants over the Model Context Protocol, on standard input and output.
+///
+/// Tools are the intent catalog's (`MCPTools`), resources the memories (`MCPResources`). Calls run one at a time,
+/// through `IntentRunner` as the CLI's `engram ask` does, and a call that changed something makes it searchable by the
+/// rule every command follows (`IndexClient`: here when the index writer is free, else through the daemon). Nothing
+/// here writes but through the store and its outbox; nothing listens on a network.
+public enum EngramMCPServer {
+    /// What the server tells an assistant about itself.
+    static let instructions = """
+        Engram keeps a person's memories (notes, ideas, tasks, quotes, learnings, linked to each other) and their \
+        learning curricula. Search with query_memory before answering from memory; store with store_memory only what \
+        the person asked to keep (pass a requestId so a retry never stores twice). Memories are resources at \
+        engram://memory/ID. forget_memory erases for good and needs confirm = true: never call it unless the person \
+        asked to forget that memory.
+        """
+
+    /// Serves until the client closes standard input.
+    public static func run(library: Library, version: String) async throws {
+        signal(SIGPIPE, SIG_IGN)  // a client that goes away makes writes fail, not the process die
+        let engine = Engine(library: library)
+        let server = Server(name: "engram", version: version, title: "Engram", instructions: instructions,
+                            capabilities: .init(resources: .init(subscribe: false, listChanged: false), tools: .init(listChanged: false)))
+        await server.withMethodHandler(ListTools.self) { _ in .init(tools: MCPTools.all) }
+        await server.withMethodHandler(CallTool.self) { params in try await engine.call(params) }
+        await server.withMethodHandler(ListResources.self) { params in try await engine.listResources(cursor: params.cursor) }
+        await server.withMethodHandler(ReadResource.self) { params in try await engine.readResource(params.uri) }
+        try await server.start(transport: LineTransport())
+        await server.waitUntilCompleted()
+    }
+
+    /// The library, used by one call at a time.
+    actor Engine {
+        let library: Library
+
+        init(library: Library) { self.library = library }
+
+        func call(_ params: CallTool.Parameters) throws -> CallTool.Result {
+            let (invocation, requestID) = try MCPTools.invocation(params)
+            var runner = IntentRunner(library: library, source: "mcp")
+            runner.exportsOnlyToDataFolder = true
+            runner.requestID = requestID
+            let result: IntentResult
+            do {
+                result = try runner.run(invocation)
+            } catch let error as EngramError {
+                switch error {
+                case .invalidInput, .notFound: throw MCPError.invalidParams(error.description)
+                default: return .init(content: [.text(text: error.description, annotations: nil, _meta: nil)], isError: true)
+                }
+            } catch {
+                return .init(content: [.text(text: "\(error)", annotations: nil, _meta: nil)], isError: true)
+            }
+            if IntentCatalog.definition(invocation.name).effect != .readOnly {
+                _ = try? IndexClient().makeSearchable(library)
+            }
+            return try .init(content: [.text(text: Self.text(result), annotations: nil, _meta: nil)], structuredContent: Value(result), isError: false)
+        }
+
+        func listResources(cursor: String?) throws -> ListResources.Result {
+            try MCPResources.list(library.store, cursor: cursor)
+        }
+
+        func readResource(_ uri: String) throws -> ReadResource.Result {
+            try MCPResources.read(library.store, decay: library.config.decay, uri: uri)
+        }
+
+        /// A result as text: its sentence, its lines, then each item with its id and address.
+        static func text(_ r: IntentResult) -> String {
+            var out = [r.sentence]
+            out += r.lines
+            out += r.items.map { item in
+                var line = "- \(item.title) [\(item.kind) \(item.id)]"
+                if let d = item.detail, !d.isEmpty { line += ": \(d)" }
+                if let u = item.url { line += " <\(u)>" }
+                return line
+            }
+            return out.joined(separator: "\n")
+        }
+    }
+}
