@@ -27,6 +27,7 @@ enum DaemonError {
             let name = switch e {
             case .noMatch: "NoMatch"
             case .badArgument: "InvalidInput"
+            case .unclear: "Unclear"
             }
             return DBusError(name: DaemonBus.errorPrefix + name, message: e.description)
         case let e as IndexError:

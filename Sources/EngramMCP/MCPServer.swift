@@ -42,13 +42,22 @@ public enum EngramMCPServer {
         init(library: Library) { self.library = library }
 
         func call(_ params: CallTool.Parameters) throws -> CallTool.Result {
-            let (invocation, requestID) = try MCPTools.invocation(params)
             var runner = IntentRunner(library: library, source: "mcp")
             runner.exportsOnlyToDataFolder = true
-            runner.requestID = requestID
             let result: IntentResult
             do {
-                result = try runner.run(invocation)
+                if params.name == MCPTools.ask.name {
+                    result = try runner.respond(try MCPTools.phrase(params))
+                } else {
+                    let (invocation, requestID) = try MCPTools.invocation(params)
+                    runner.requestID = requestID
+                    result = try runner.run(invocation)
+                }
+            } catch let error as MCPError {
+                throw error
+            } catch let error as IntentError {
+                if case .noMatch = error { return .init(content: [.text(text: error.description, annotations: nil, _meta: nil)], isError: true) }
+                throw MCPError.invalidParams(error.description)
             } catch let error as EngramError {
                 switch error {
                 case .invalidInput, .notFound: throw MCPError.invalidParams(error.description)
@@ -57,7 +66,7 @@ public enum EngramMCPServer {
             } catch {
                 return .init(content: [.text(text: "\(error)", annotations: nil, _meta: nil)], isError: true)
             }
-            if IntentCatalog.definition(invocation.name).effect != .readOnly {
+            if result.clarification == nil, IntentCatalog.definition(result.intent).effect != .readOnly {
                 _ = try? IndexClient().makeSearchable(library)
             }
             return try .init(content: [.text(text: Self.text(result), annotations: nil, _meta: nil)], structuredContent: Value(result), isError: false)

@@ -17,9 +17,28 @@ enum MCPTools {
     /// Extra arguments a tool takes beyond its intent's parameters: StoreMemory's idempotency key.
     static let requestIDArgument = "requestId"
 
-    /// Every tool.
+    /// The tool that takes a request in words, as `engram ask` and D-Bus `Perform` do.
+    static let ask = Tool(
+        name: "ask", title: "Ask in words",
+        description: "A request in the person's words (\"take a short break\", \"what do I know about sourdough\"). Runs it when it is clear; otherwise answers Engram's question as structured content (clarification: question, options, missing) and runs nothing. Never forgets anything.",
+        inputSchema: .object(["type": "object", "properties": .object(["phrase": .object(["type": "string", "maxLength": .int(Limits.maxQueryBytes), "description": "What the person said."])]),
+                              "required": .array(["phrase"]), "additionalProperties": false]),
+        annotations: .init(title: "Ask in words", readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false))
+
+    /// The phrase of an `ask` call; a call that does not fit is an `invalidParams` error.
+    static func phrase(_ params: CallTool.Parameters) throws -> String {
+        guard let args = params.arguments, args.count == 1, let phrase = args["phrase"]?.stringValue else {
+            throw MCPError.invalidParams("ask takes one argument, phrase (a string)")
+        }
+        guard !phrase.trimmingCharacters(in: .whitespaces).isEmpty, phrase.utf8.count <= Limits.maxQueryBytes, !phrase.utf8.contains(0) else {
+            throw MCPError.invalidParams("phrase must be 1 to \(Limits.maxQueryBytes) bytes of text without NUL characters")
+        }
+        return phrase
+    }
+
+    /// Every tool: each intent of the catalog, and `ask`.
     static var all: [Tool] {
-        IntentCatalog.all.map { d in
+        [ask] + IntentCatalog.all.map { d in
             var properties: [String: Value] = [:]
             for p in d.parameters { properties[p.name] = schema(p) }
             if d.name == .storeMemory {

@@ -113,21 +113,57 @@ public struct IntentMeaning {
 }
 
 extension IntentRunner {
-    /// The intent for what was said: a template match, else a meaning match above the threshold (with its score),
-    /// else `IntentError.noMatch` naming the closest intent (by meaning when the model is on).
-    public func resolve(_ said: String) throws -> (invocation: IntentInvocation, meaning: IntentMeaning.Match?) {
-        let matcher = try matcher()
-        do {
-            return (try matcher.match(said), nil)
-        } catch IntentError.noMatch(let phrase, let closest) {
-            guard case .success(let embedder) = library.meaningModel else { throw IntentError.noMatch(phrase: phrase, closest: closest) }
-            let meaning = try IntentMeaning(embedder: embedder, phrases: matcher.phrases,
-                                            cacheDirectory: library.paths.runtimeDirectory + "/cache")
-            guard let best = try meaning.best(said) else { throw IntentError.noMatch(phrase: phrase, closest: closest) }
-            guard best.score >= IntentMeaning.threshold, (try? best.invocation.resolved()) != nil else {
-                throw IntentError.noMatch(phrase: phrase, closest: (best.invocation.name, best.template + String(format: " (similarity %.2f, below %.2f)", best.score, IntentMeaning.threshold)))
+    /// What to do about what was said: the spoken-style rules and templates first (`IntentUnderstanding`), then, for
+    /// what they do not read, meaning (when the model is on): a read-only intent above the threshold runs, a
+    /// state-changing one is only ever asked about.
+    public func understand(_ said: String) throws -> (Understood, meaning: IntentMeaning.Match?) {
+        let outcome = IntentUnderstanding(matcher: try matcher()).understand(said)
+        switch outcome {
+        case .run: return (outcome, nil)
+        case .ask(let c) where c.reason != .guess: return (outcome, nil)
+        default: break
+        }
+        guard case .success(let embedder) = library.meaningModel else { return (outcome, nil) }
+        let meaning = try IntentMeaning(embedder: embedder, phrases: try matcher().phrases,
+                                        cacheDirectory: library.paths.runtimeDirectory + "/cache")
+        guard let best = try meaning.best(said), best.score >= IntentMeaning.threshold, (try? best.invocation.resolved()) != nil else {
+            if case .none(let phrase, _) = outcome, let best = try meaning.best(said) {
+                return (.none(phrase: phrase, closest: best.invocation.name), best)
             }
-            return (best.invocation, best)
+            return (outcome, nil)
+        }
+        if IntentCatalog.definition(best.invocation.name).effect == .readOnly {
+            return (.run(best.invocation, confidence: Double(best.score)), best)
+        }
+        return (.ask(Clarification(question: IntentUnderstanding.question(for: best.invocation), options: [best.invocation])), best)
+    }
+
+    /// The intent to run for what was said, or `IntentError.unclear` (Engram asks first) or `.noMatch`.
+    public func resolve(_ said: String) throws -> (invocation: IntentInvocation, meaning: IntentMeaning.Match?) {
+        let (outcome, meaning) = try understand(said)
+        switch outcome {
+        case .run(let invocation, _): return (invocation, meaning)
+        case .ask(let c): throw IntentError.unclear(c)
+        case .none(let phrase, let closest):
+            if let meaning {
+                throw IntentError.noMatch(phrase: phrase, closest: (meaning.invocation.name, meaning.template
+                    + String(format: " (similarity %.2f, below %.2f)", meaning.score, IntentMeaning.threshold)))
+            }
+            let template = closest.flatMap { IntentCatalog.definition($0).phrases.first?.template }
+            throw IntentError.noMatch(phrase: phrase, closest: closest.map { ($0, template ?? $0.rawValue) })
+        }
+    }
+
+    /// What a person gets back for what they said: the intent's result, or Engram's question (a result carrying the
+    /// clarification, its options as follow-ups) when it is not clear enough to act on.
+    public func respond(_ said: String) throws -> IntentResult {
+        let (outcome, _) = try understand(said)
+        switch outcome {
+        case .run(let invocation, _): return try run(invocation)
+        case .ask(let c): return IntentResult(clarifying: c)
+        case .none(let phrase, let closest):
+            let template = closest.flatMap { IntentCatalog.definition($0).phrases.first?.template }
+            throw IntentError.noMatch(phrase: phrase, closest: closest.map { ($0, template ?? $0.rawValue) })
         }
     }
 }

@@ -44,11 +44,20 @@ public struct IntentResult: Sendable, Codable, Equatable {
     public var summary: Summary?
     /// The analytics, for ShowAnalytics.
     public var analytics: LearningAnalytics?
+    /// When Engram asks instead of acting: the question, its options (also the follow-ups) or the missing slot.
+    public var clarification: Clarification?
 
     /// Creates a result.
     public init(intent: IntentName, sentence: String) {
         self.intent = intent
         self.sentence = sentence
+    }
+
+    /// Engram's question instead of a result: nothing was run.
+    public init(clarifying c: Clarification) {
+        self.init(intent: c.intent ?? .queryMemory, sentence: c.question)
+        clarification = c
+        followUps = c.followUps
     }
 
     /// The result as one line of JSON (versioned schema).

@@ -28,7 +28,7 @@ public struct IntentRunner {
 
     /// Matches `phrase` and runs the intent.
     public func perform(phrase: String) throws -> IntentResult {
-        try run(try resolve(phrase).invocation)
+        try respond(phrase)
     }
 
     /// Runs an invocation.

@@ -61,6 +61,8 @@ public enum IntentError: Error, Equatable, CustomStringConvertible {
     case noMatch(phrase: String, closest: (IntentName, String)?)
     /// An argument is missing or malformed.
     case badArgument(String)
+    /// What was said is not clear enough to act on: Engram asks this first.
+    case unclear(Clarification)
 
     public static func == (a: IntentError, b: IntentError) -> Bool { a.description == b.description }
 
@@ -71,6 +73,7 @@ public enum IntentError: Error, Equatable, CustomStringConvertible {
             guard let (name, template) = closest else { return base + "; `engram ask --list` shows every phrase" }
             return base + ". Closest: \(name.rawValue) — try “\(template)”; `engram ask --list` shows every phrase"
         case .badArgument(let m): return m
+        case .unclear(let c): return c.question
         }
     }
 }

@@ -71,7 +71,7 @@ struct AskCommand: ParsableCommand {
                 }
                 invocation = IntentInvocation(def.name, a)
             } else {
-                (invocation, meaning) = try Self.match(said, runner: runner)
+                (invocation, meaning) = try match(said, runner: runner)
             }
             if dryRun {
                 _ = try invocation.resolved()
@@ -116,13 +116,52 @@ struct AskCommand: ParsableCommand {
         }
     }
 
-    /// Matches a phrase, turning "no match" into a message with the closest intent and exit status 1.
-    static func match(_ said: String, runner: IntentRunner) throws -> (IntentInvocation, IntentMeaning.Match?) {
+    /// Matches a phrase, turning "no match" into a message with the closest intent and exit status 1. When Engram is
+    /// not sure (a state-changing reading not clear enough, a capture with nothing to capture), it asks: at a terminal
+    /// a prompt ("Pause the session? [y/N]"), elsewhere the question and the commands that would answer it, exit 1,
+    /// nothing run.
+    func match(_ said: String, runner: IntentRunner) throws -> (IntentInvocation, IntentMeaning.Match?) {
         do {
             return try runner.resolve(said)
+        } catch IntentError.unclear(let c) {
+            if dryRun || !Terminal.isInteractive {
+                if json {
+                    Terminal.write(try IntentResult(clarifying: c).json() + "\n")
+                } else {
+                    print(Terminal.safe(c.question))
+                    for o in c.options {
+                        let args = o.arguments.sorted { $0.key < $1.key }.map { " --arg \(Terminal.shellQuoted("\($0.key)=\($0.value)"))" }.joined()
+                        print("  \(Terminal.safe(o.label)): engram ask --intent \(o.intent.rawValue)\(Terminal.safe(args))")
+                    }
+                }
+                throw ExitCode(1)
+            }
+            return (try Self.prompt(c), nil)
         } catch let e as IntentError {
             Terminal.warn(e.description)
             throw ExitCode(1)
         }
+    }
+
+    /// Asks at the terminal; the answer is what runs (nothing, on Enter or no).
+    static func prompt(_ c: Clarification) throws -> IntentInvocation {
+        if let missing = c.missing, let name = c.intent {
+            Terminal.write(c.question + " ")
+            guard let answer = readLine()?.trimmingCharacters(in: .whitespaces), !answer.isEmpty else { throw ExitCode(1) }
+            return IntentInvocation(name, c.given.merging([missing: answer]) { _, new in new })
+        }
+        if c.options.count == 1 {
+            Terminal.write(c.question + " [y/N] ")
+            guard let answer = readLine(), answer.lowercased().hasPrefix("y") else { print("Nothing done."); throw ExitCode(1) }
+            return IntentInvocation(c.options[0].intent, c.options[0].arguments)
+        }
+        print(c.question)
+        for (i, o) in c.options.enumerated() { print("  \(i + 1)) \(Terminal.safe(o.label))") }
+        Terminal.write("Which one? [1-\(c.options.count), Enter for none] ")
+        guard let answer = readLine(), let n = Int(answer.trimmingCharacters(in: .whitespaces)), (1...c.options.count).contains(n) else {
+            print("Nothing done.")
+            throw ExitCode(1)
+        }
+        return IntentInvocation(c.options[n - 1].intent, c.options[n - 1].arguments)
     }
 }

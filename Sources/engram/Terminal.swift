@@ -12,6 +12,15 @@ enum Terminal {
     static let stderrIsTTY = isatty(2) == 1
 
     /// Prints `message` to standard error as `engram: message`.
+    /// Whether a person is at this terminal to answer a question (standard input and output both a terminal).
+    static var isInteractive: Bool { isatty(0) == 1 && isatty(1) == 1 }
+
+    /// `text` as one word for a POSIX shell (single-quoted when it needs to be).
+    static func shellQuoted(_ text: String) -> String {
+        guard text.contains(where: { !($0.isLetter || $0.isNumber || "=-_./:,".contains($0)) }) else { return text }
+        return "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
     static func warn(_ message: String) {
         FileHandle.standardError.write(Data(("engram: " + safe(message) + "\n").utf8))
     }

@@ -29,9 +29,10 @@ import Testing
         try await withDaemon { d in
             // A phrase, as a voice front end sends it.
             let said = try answer(d, "Perform", ["'Remember to buy oat milk for the flat whites'"])
-            #expect(said.sentence == "Remembered “to buy oat milk for the flat whites”.")
+            #expect(said.sentence == "Remembered “buy oat milk for the flat whites”.")
             let spokenID = try #require(itemIDs(said.result).first)
-            #expect(try d.memory(spokenID)["content"] as? String == "to buy oat milk for the flat whites")
+            #expect(try d.memory(spokenID)["content"] as? String == "buy oat milk for the flat whites")
+            #expect(try d.memory(spokenID)["type"] as? String == "task")
 
             // The same through the typed methods: StoreMemory(content, type) then QueryMemory(query, limit, includeRelated).
             let stored = try answer(d, "StoreMemory", ["'Oat milk foams best at 60 degrees'", "'learning'"])
@@ -52,10 +53,24 @@ import Testing
 
     @Test func nearMissesAndBadArgumentsAreClearDBusErrors() async throws {
         try await withDaemon(samples: false) { d in
-            let miss = try d.gdbus(D.appPath, D.app, "Perform", ["'rememberr buy milk'"])
+            // A near miss is asked about, as a structured clarification, and runs nothing.
+            let guess = try answer(d, "Perform", ["'rememberr buy milk'"])
+            #expect(guess.sentence == "Did you mean store a memory? For example “remember {content}”.", "\(guess.sentence)")
+            let clarification = try #require(guess.result["clarification"] as? [String: Any], "\(guess.result)")
+            #expect(clarification["reason"] as? String == "guess")
+            // Nothing Engram does at all is still an error that names no intent.
+            let miss = try d.gdbus(D.appPath, D.app, "Perform", ["'purple elephant banana spaceship'"])
             #expect(miss.status != 0)
             #expect(miss.stderr.contains("org.engram.Engram.Error.NoMatch"), "\(miss.stderr)")
-            #expect(miss.stderr.contains("Closest: StoreMemory — try “remember {content}”"), "\(miss.stderr)")
+            // A capture with nothing to capture asks what, and a bare “stop” asks before stopping anything.
+            let empty = try answer(d, "Perform", ["'remember'"])
+            #expect(empty.sentence == "What should I remember?")
+            #expect((empty.result["clarification"] as? [String: Any])?["missing"] as? String == "content")
+            let stop = try answer(d, "Perform", ["'stop'"])
+            #expect(stop.sentence == "Stop the session?")
+            let options = ((stop.result["clarification"] as? [String: Any])?["options"] as? [[String: Any]]) ?? []
+            #expect(options.first?["intent"] as? String == "StopSession", "\(stop.result)")
+            #expect((stop.result["followUps"] as? [[String: Any]])?.first?["intent"] as? String == "StopSession")
 
             let missing = try d.gdbus(D.appPath, D.app, "QueryMemory", ["''", "5", "false"])
             #expect(missing.status != 0 && missing.stderr.contains("org.engram.Engram.Error.InvalidInput"))

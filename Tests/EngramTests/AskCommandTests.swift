@@ -8,9 +8,22 @@ import Testing
         let found = try e.run(["ask", "what do I know about sourdough"])
         #expect(found.status == 0, "\(found.stderr)")
         #expect(found.stdout.hasPrefix("Found ") && found.stdout.contains("Summarize them, or show all?"))
+        // A near miss is asked about, not run: the question, and how to answer it (no terminal here to prompt at).
         let miss = try e.run(["ask", "rememberr", "buy", "milk"])
         #expect(miss.status == 1)
-        #expect(miss.stderr == "engram: nothing matches “rememberr buy milk”. Closest: StoreMemory — try “remember {content}”; `engram ask --list` shows every phrase\n")
+        #expect(miss.stdout.hasPrefix("Did you mean store a memory? For example “remember {content}”."), "\(miss.stdout)")
+        let nothing = try e.run(["ask", "purple", "elephant", "banana", "spaceship"])
+        #expect(nothing.status == 1 && nothing.stderr.hasPrefix("engram: nothing matches “purple elephant banana spaceship”"), "\(nothing.stderr)")
+        // A state-changing word that could mean several things asks, and the session is left alone.
+        #expect(try e.run(["session", "start", "--curriculum", "swift-concurrency"]).status == 0)
+        let stop = try e.run(["ask", "stop"])
+        #expect(stop.status == 1 && stop.stdout.hasPrefix("Stop the session?\n  Stop the session: engram ask --intent StopSession"), "\(stop.stdout)")
+        #expect(try e.run(["session", "status"]).stdout.contains("running"))
+        // A capture with nothing to capture asks what, and stores nothing.
+        let before = try e.run(["stats", "--json"]).stdout
+        let empty = try e.run(["ask", "--json", "jot", "down"])
+        #expect(empty.status == 1 && empty.stdout.contains("\"missing\":\"content\""), "\(empty.stdout)")
+        #expect(try e.run(["stats", "--json"]).stdout == before)
     }
 
     @Test func listMarkdownIsTheReadmeTable() throws {

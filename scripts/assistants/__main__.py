@@ -82,9 +82,9 @@ class Suite:
     async def tools_listed(self, s, init):
         expect(init.server_info.name == "engram", f"server name {init.server_info.name!r}")
         tools = {t.name: t for t in (await s.list_tools()).tools}
-        catalog = tool_names_from_catalog(self.engram)
+        catalog = tool_names_from_catalog(self.engram) + ["ask"]
         missing = [n for n in catalog if n not in tools]
-        expect(not missing and len(tools) == len(catalog), f"tools {sorted(tools)} against the catalog's {catalog}")
+        expect(not missing and len(tools) == len(catalog), f"tools {sorted(tools)} against the catalog's {catalog} and ask")
         for t in tools.values():
             jsonschema.Draft202012Validator.check_schema(t.input_schema)
             expect(t.input_schema.get("type") == "object" and t.description, f"{t.name}: schema or description missing")
@@ -115,7 +115,7 @@ class Suite:
             "pin_memory": {"memory": "s004", "pinned": True},
         }
         listed = {t.name for t in (await s.list_tools()).tools}
-        expect(set(calls) | {"forget_memory"} == listed, f"calls cover {sorted(set(calls))}, tools are {sorted(listed)}")
+        expect(set(calls) | {"forget_memory", "ask"} == listed, f"calls cover {sorted(set(calls))}, tools are {sorted(listed)}")
         for name, args in calls.items():
             r = await s.call_tool(name, args)
             text = " ".join(c.text for c in r.content if getattr(c, "text", None))
@@ -137,6 +137,26 @@ class Suite:
         exports = os.listdir(os.path.join(self.world.data, "exports"))
         expect(any(e.endswith(".json") for e in exports), f"no JSON export in the data folder: {exports}")
         return f"{len(calls)} tools called, each answered with text and structured content; their changes are in the store"
+
+    async def ask_in_words(self, s, init):
+        """The ask tool runs what is clear and answers a question, running nothing, for what is not."""
+        before = store_digest(self.engram)
+        stop = await s.call_tool("ask", {"phrase": "stop"})
+        c = (stop.structured_content or {}).get("clarification")
+        expect(c and c["question"] == "Stop the session?" and c["options"][0]["intent"] == "StopSession", f"stop: {stop.structured_content}")
+        empty = await s.call_tool("ask", {"phrase": "remember"})
+        expect(empty.structured_content["clarification"]["missing"] == "content", f"remember: {empty.structured_content}")
+        forget = await s.call_tool("ask", {"phrase": "forget memory s002"})
+        expect("clarification" in forget.structured_content, f"forget by words: {forget.structured_content}")
+        expect(store_digest(self.engram) == before, "a question changed the store")
+        found = await s.call_tool("ask", {"phrase": "what do I know about sourdough"})
+        expect(found.structured_content["intent"] == "QueryMemory" and found.structured_content["items"], f"{found.structured_content}")
+        try:
+            await s.call_tool("ask", {"phrase": ""})
+            raise Failed("an empty phrase was taken")
+        except MCPError as e:
+            expect(e.error.code == -32602, f"code {e.error.code}")
+        return "a bare “stop” and an empty “remember” asked, “forget memory s002” only explained, nothing written; a clear question ran"
 
     async def request_id(self, s, init):
         before = json.loads(self.engram("stats", "--json", check=True).stdout)["total"]
@@ -263,7 +283,7 @@ class Suite:
     def run(self):
         r = self.report
         for name, body in [("initialize and list tools", self.tools_listed), ("every tool called", self.every_tool),
-                           ("a request id stores once", self.request_id), ("resources listed and read", self.resources),
+                           ("ask clarifies before it acts", self.ask_in_words), ("a request id stores once", self.request_id), ("resources listed and read", self.resources),
                            ("bad arguments are JSON-RPC errors", self.bad_arguments), ("forget needs confirm, then nothing is left", self.forget),
                            ("hostile text comes back as written", self.hostile)]:
             r.check(name, lambda body=body: asyncio.run(self.session(body)))

@@ -23,6 +23,7 @@ import dbus
 from engramtest import ROOT
 from engramtest.bus import NAME, wait_for_no_name
 from engramtest.daemon import Daemon
+from bench import mcp_recall
 
 
 def pct(xs, q):
@@ -95,6 +96,11 @@ def main():
                 fail(f"the daemon ({label}) did not stop on SIGTERM within 20 s")
             wait_for_no_name(bus, name, timeout=10)
     by_meaning = sum(1 for q in questions if answers["meaning"][q] != answers["words"][q])
+    # An assistant's recall through `engram mcp` with meaning on (the embedded sample collection), answers checked
+    # against `engram search --json`.
+    mcp = mcp_recall.measure(engram, env, questions, rounds=5)
+    if mcp["answers_unlike_engram_search"]:
+        fail(f"engram mcp answered {mcp['answers_unlike_engram_search']} questions unlike engram search: {mcp['unlike']}")
     if not any(answers["meaning"].values()):
         fail("the daemon with meaning on answered nothing")
 
@@ -113,6 +119,7 @@ def main():
         "provider_words_new_ms_p50": pct(times["words-cold"], .5), "provider_words_new_ms_p99": pct(times["words-cold"], .99),
         "questions": len(questions), "answers_changed_by_meaning": by_meaning,
         "daemon_rss_mb_meaning": rss["meaning"], "daemon_rss_mb_words": rss["words"],
+        "mcp_meaning_ms_p50": mcp["p50_ms"], "mcp_meaning_ms_p99": mcp["p99_ms"],
         "load_average": os.getloadavg()[0],
     }
     json.dump(res, open(os.path.join(out, "meaning-speed.json"), "w"), indent=1)
@@ -127,6 +134,7 @@ def main():
         f"| GNOME provider round trip, the question again (its vector kept), p50 / p99 | {res['provider_meaning_ms_p50']:.1f} / {res['provider_meaning_ms_p99']:.1f} ms (words only {res['provider_words_ms_p50']:.1f} / {res['provider_words_ms_p99']:.1f}) |",
         f"| stored vector per item | {res['vector_bytes_per_item']:.0f} bytes (63,666 in memory: {res['vectors_63k_mb']:.1f} MB) |",
         f"| daemon RSS, vectors loaded / words only | {rss['meaning']:.1f} / {rss['words']:.1f} MB |",
+        f"| `engram mcp` query_memory over stdio, meaning on, p50 / p99 | {res['mcp_meaning_ms_p50']:.1f} / {res['mcp_meaning_ms_p99']:.1f} ms |",
         f"| questions whose answer meaning changed | {by_meaning} of {len(questions)} |",
         f"| load average at the end | {res['load_average']:.1f} |",
     ]

@@ -129,6 +129,7 @@ def markdown(r):
                 "| path | p50 ms | p99 ms | CPU p50 ms | CPU p99 ms | samples |", "|---|---:|---:|---:|---:|---:|"]
         for k, label in (("in_process_reader", "in process: open reader (daemon, providers)"),
                          ("in_process_library", "in process: Library.search (CLI path after start-up)"),
+                         ("mcp_recall", "`engram mcp`: query_memory over stdio (an assistant's recall; one server process)"),
                          ("process_search", "`engram search` process"), ("process_version", "`engram --version` process (start-up alone)")):
             if k in q:
                 d = 3 if "in_" in k else 1

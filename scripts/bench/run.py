@@ -13,7 +13,7 @@ import subprocess
 import sys
 import time
 
-from bench import bench_daemon, bench_feeds
+from bench import bench_daemon, bench_feeds, mcp_recall
 from bench.report import write_outputs
 from bench.timing import check_indexed, checked_searches, du, log, pct, shield_from_realtime_signals, time_runs, timed
 from engramtest import PYTHON as PY, ROOT
@@ -213,6 +213,15 @@ class Bench:
         cpu = [t for _, c in times.values() for t in c]
         q["process_search"] = {"p50_ms": round(pct(wall, 50), 2), "p99_ms": round(pct(wall, 99), 2),
                                "cpu_p50_ms": round(pct(cpu, 50), 2), "n": len(wall)}
+        # An assistant's recall: the same queries through `engram mcp` (words only here), answers checked against
+        # `engram search --json`.
+        if engram_has(self.engram, "mcp"):
+            env = dict(self.env, ENGRAM_DATA_DIR=self.data)
+            m = mcp_recall.measure(self.engram, env, [s["q"] for s in specs], rounds=2 if self.quick else 5)
+            if m["answers_unlike_engram_search"]:
+                raise SystemExit("bench: engram mcp answered %d queries unlike engram search: %s" % (m["answers_unlike_engram_search"], m["unlike"]))
+            q["mcp_recall"] = m
+            log("mcp recall over stdio p50 %.2f p99 %.2f ms" % (m["p50_ms"], m["p99_ms"]))
         times, more = time_runs([("version", [self.engram, "--version"])], self.env, warmup=2, runs=20)
         wall, cpu = times["version"]
         q["process_version"] = {"p50_ms": round(pct(wall, 50), 2), "p99_ms": round(pct(wall, 99), 2),

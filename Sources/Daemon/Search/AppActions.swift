@@ -53,18 +53,23 @@ final class AppActions: @unchecked Sendable {
             do {
                 var runner = IntentRunner(library: self.library, source: source)
                 runner.exportsOnlyToDataFolder = true
-                let invocation: IntentInvocation
+                let result: IntentResult
                 switch request {
                 case .phrase(let phrase):
                     guard phrase.utf8.count <= Limits.maxQueryBytes else {
                         throw DaemonError.invalidArgs("the phrase is \(phrase.utf8.count) bytes long; the limit is \(Limits.maxQueryBytes)")
                     }
-                    invocation = try runner.resolve(phrase).invocation
+                    // A phrase that is not clear enough answers Engram's question (a structured clarification), and
+                    // runs nothing.
+                    result = try runner.respond(phrase)
                 case .invocation(let given):
-                    invocation = given
+                    result = try runner.run(given)
                 }
-                let result = try runner.run(invocation)
-                self.log.info("performed an intent", metadata: ["intent": "\(invocation.name.rawValue)", "from": "\(source)"])
+                if result.clarification != nil {
+                    self.log.info("asked before acting on a phrase", metadata: ["question": "\(result.sentence)", "from": "\(source)"])
+                    return done(.success(result))
+                }
+                self.log.info("performed an intent", metadata: ["intent": "\(result.intent.rawValue)", "from": "\(source)"])
                 self.events.post(.storeChanged)
                 self.keeper.requestApply { _ in done(.success(result)) }
             } catch {

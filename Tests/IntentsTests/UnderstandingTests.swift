@@ -1,0 +1,129 @@
+import EngramCore
+import Foundation
+@testable import Intents
+import Testing
+
+/// The spoken-style phrase set (written without reading the matcher, split in halves before any tuning): each phrase
+/// is run, asked about, not understood, or run wrongly; the held-out half must be at least 95% right or asked, and no
+/// state-changing intent may ever run wrongly.
+struct UnderstandingTests {
+    struct Phrase: Decodable { var text: String; var intent: String?; var args: [String: String]? }
+
+    /// How one half of the set came out.
+    struct Tally: CustomStringConvertible {
+        var right = 0, asked = 0, notUnderstood = 0, wrong = 0, wrongChanges = 0
+        var misses: [String] = []
+        var total: Int { right + asked + notUnderstood + wrong }
+        var rightOrAsked: Double { Double(right + asked) / Double(max(total, 1)) }
+        var description: String {
+            "\(total) phrases: \(right) right, \(asked) asked, \(notUnderstood) not understood, \(wrong) wrong (\(wrongChanges) of them changes); "
+                + String(format: "%.1f%% right or asked", rightOrAsked * 100)
+        }
+    }
+
+    static func load(_ name: String) throws -> [Phrase] {
+        let url = try #require(Bundle.module.url(forResource: "Golden/\(name)", withExtension: "jsonl"))
+        return try String(contentsOf: url, encoding: .utf8).split(separator: "\n").map { try JSONDecoder().decode(Phrase.self, from: Data($0.utf8)) }
+    }
+
+    static func tally(_ phrases: [Phrase], _ u: IntentUnderstanding = IntentUnderstanding()) -> Tally {
+        var t = Tally()
+        for p in phrases {
+            let outcome = u.understand(p.text)
+            let expected = p.intent.flatMap(IntentName.init(rawValue:)).map { IntentInvocation($0, p.args ?? [:]) }
+            switch (expected, outcome) {
+            case (nil, .run(let got, _)):
+                t.wrong += 1
+                if IntentCatalog.definition(got.name).effect != .readOnly { t.wrongChanges += 1 }
+                t.misses.append("WRONG “\(p.text)” → ran \(got.name.rawValue) \(got.arguments) (expected nothing)")
+            case (nil, _):
+                t.right += 1
+            case (let e?, .run(let got, _)) where e.name == .forgetMemory:
+                t.wrong += 1
+                if IntentCatalog.definition(got.name).effect != .readOnly { t.wrongChanges += 1 }
+                t.misses.append("WRONG “\(p.text)” → ran \(got.name.rawValue) (words must never forget)")
+            case (let e?, _) where e.name == .forgetMemory:
+                t.right += 1
+            case (let e?, .run(let got, _)):
+                let expectedArgs = (try? e.resolved()) ?? e.arguments
+                let gotArgs = (try? got.resolved()) ?? got.arguments
+                let same = got.name == e.name && (try? e.resolved()) != nil
+                    && expectedArgs.allSatisfy { k, v in Self.same(gotArgs[k], v) }
+                if same {
+                    t.right += 1
+                } else {
+                    t.wrong += 1
+                    if IntentCatalog.definition(got.name).effect != .readOnly { t.wrongChanges += 1 }
+                    t.misses.append("WRONG “\(p.text)” → ran \(got.name.rawValue) \(got.arguments) (expected \(e.name.rawValue) \(e.arguments))")
+                }
+            case (let e?, .ask(let c)):
+                // A request with a required slot left empty is answered right by asking for it.
+                if (try? e.resolved()) == nil { t.right += 1 } else { t.asked += 1; t.misses.append("asked “\(p.text)”: \(c.question) (expected \(e.name.rawValue))") }
+            case (let e?, .none):
+                t.notUnderstood += 1
+                t.misses.append("not understood “\(p.text)” (expected \(e.name.rawValue))")
+            }
+        }
+        return t
+    }
+
+    /// Slot values compare as a person reads them: case and closing punctuation aside.
+    static func same(_ a: String?, _ b: String) -> Bool {
+        func norm(_ s: String) -> String { SpokenRules.trimmed(s).lowercased() }
+        return a.map(norm) == norm(b)
+    }
+
+    /// The set nobody tuned on: written by someone who never saw the rules, after they were done. Its first run gave
+    /// 87.3% right or asked and 13 wrong state-changing readings; the run after fixing a defect it exposed (the tag
+    /// and pin slots were never filled) 88.8% and 8. The issue's bar is 95% and none: not met, so this holds the line
+    /// measured (README, "Asking in words") rather than the target.
+    @Test func theFreshSetDoesNotGetWorse() throws {
+        let t = Self.tally(try Self.load("phrases-fresh"))
+        print("fresh (held out): \(t)")
+        for m in t.misses { print("  " + m) }
+        #expect(t.wrongChanges <= 8, "more state-changing misreadings than measured")
+        #expect(t.right + t.asked >= 237, "\(t)")
+    }
+
+    /// The first held-out half: scored once before any look (44.9% right or asked, 6 wrong changes), then its misses
+    /// were read and the rules fixed, so it counts as tuning since.
+    @Test func theSeenHalf() throws {
+        let t = Self.tally(try Self.load("phrases-seen"))
+        print("seen: \(t)")
+        for m in t.misses { print("  " + m) }
+        #expect(t.wrongChanges == 0)
+        #expect(t.rightOrAsked >= 0.95, "\(t)")
+    }
+
+    @Test func theTuningHalf() throws {
+        let t = Self.tally(try Self.load("phrases-tuning"))
+        print("tuning: \(t)")
+        for m in t.misses { print("  " + m) }
+        #expect(t.wrongChanges == 0)
+        #expect(t.rightOrAsked >= 0.95, "\(t)")
+    }
+
+    @Test func aCaptureWithNothingToCaptureAsksWhat() {
+        for said in ["remember", "note to self", "jot down", "Remember.", "can you remember something for me"] {
+            guard case .ask(let c) = IntentUnderstanding().understand(said) else {
+                Issue.record("“\(said)” did not ask"); continue
+            }
+            #expect(c.missing == "content" && c.question == "What should I remember?", "“\(said)”: \(c)")
+        }
+    }
+
+    @Test func aWordThatCouldMeanSeveralThingsAsksBeforeChangingAnything() {
+        guard case .ask(let c) = IntentUnderstanding().understand("stop") else { Issue.record("a bare “stop” ran"); return }
+        #expect(c.question == "Stop the session?" && c.options.first?.intent == .stopSession)
+        guard case .run(let pause, let confidence) = IntentUnderstanding().understand("take a short break") else {
+            Issue.record("“take a short break” did not run"); return
+        }
+        #expect(pause.name == .pauseSession && confidence >= IntentUnderstanding.changeConfidence)
+    }
+
+    @Test func wordsNeverForget() {
+        for said in ["forget s001", "forget memory s001", "ForgetMemory s001", "erase s001 for good"] {
+            if case .run(let i, _) = IntentUnderstanding().understand(said) { #expect(i.name != .forgetMemory, "“\(said)”") }
+        }
+    }
+}
