@@ -142,10 +142,14 @@ def check_feed(kind, fmt, out, where, n_memories):
         if len(lines) > 1:
             fail(f"{where}: {len(lines)} lines; polybar shows one")
     elif fmt == "i3blocks":
+        # i3blocks passes full_text to the bar as plain text unless a block sets markup=pango, which Engram's blocks
+        # (Integrations/i3blocks) do not: the bar shows these lines literally, so they must stay as written (escaped,
+        # "&" would show as "&amp;") with no control character and no extra line. A check that demanded Pango here
+        # passed only on days whose memory of the day held no markup.
         if len(lines) > 3:
             fail(f"{where}: {len(lines)} lines; i3blocks reads full_text, short_text, color")
         for line in lines[:2]:
-            pango_ok(line, f"{where} line")
+            plain_ok(line, f"{where} line")
     elif fmt == "notify":
         plain_ok(lines[0] if lines else "", f"{where} summary")
         pango_ok("\n".join(lines[1:]), f"{where} body")
