@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .executable(name: "engram", targets: ["engram"]),
         .executable(name: "engram-feed", targets: ["engram-feed"]),
+        .executable(name: "engram-mcp", targets: ["engram-mcp"]),
         .library(name: "EngramCore", targets: ["EngramCore"]),
         .library(name: "Indexer", targets: ["Indexer"]),
         .library(name: "Meaning", targets: ["Meaning"]),
@@ -113,10 +114,13 @@ let package = Package(
             name: "EngramMCP",
             dependencies: ["EngramApp", "EngramClient", "EngramCore", "Intents", .product(name: "MCP", package: "swift-sdk")]
         ),
+        // `engram-mcp`, which `engram mcp` runs: the MCP server in a binary of its own, since the SDK links Foundation's
+        // networking (libcurl and its libraries) and every `engram` command would load it at start-up.
+        .executableTarget(name: "engram-mcp", dependencies: ["EngramMCP", "EngramApp", "EngramCore"]),
         .executableTarget(
             name: "engram",
             dependencies: [
-                "EngramCore", "Indexer", "EngramApp", "Meaning", "EngramMCP", "Feeds", "Notifier", "Intents", "Daemon", "EngramClient",
+                "EngramCore", "Indexer", "EngramApp", "Meaning", "Feeds", "Notifier", "Intents", "Daemon", "EngramClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

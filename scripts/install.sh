@@ -32,10 +32,11 @@ else
 fi
 
 feed_binary="${FEED_BINARY:-$(dirname "$binary")/engram-feed}"
+mcp_binary="${MCP_BINARY:-$(dirname "$binary")/engram-mcp}"
 generate_manual="${GENERATE_MANUAL:-$(dirname "$binary")/generate-manual}"
 docdir="$datadir/doc/engram"
 
-for b in "$binary" "$feed_binary" "$generate_manual"; do
+for b in "$binary" "$feed_binary" "$mcp_binary" "$generate_manual"; do
   [ -x "$b" ] || { echo "engram: $b is not built; run make install (it builds everything it installs)" >&2; exit 1; }
 done
 generated="$(mktemp -d)"
@@ -69,6 +70,7 @@ put() {
 echo "Installing Engram into $destdir$prefix:"
 put "$binary" "$bindir/engram" 755
 put "$feed_binary" "$bindir/engram-feed" 755
+put "$mcp_binary" "$bindir/engram-mcp" 755
 for script in "$root"/Integrations/bin/engram-*; do
   put "$script" "$bindir/$(basename "$script")" 755
 done

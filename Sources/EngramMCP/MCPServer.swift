@@ -21,6 +21,9 @@ public enum EngramMCPServer {
         asked to forget that memory.
         """
 
+    /// The version the server reports (the `engram` command's).
+    public static let version = EngramVersion.current
+
     /// Serves until the client closes standard input.
     public static func run(library: Library, version: String) async throws {
         signal(SIGPIPE, SIG_IGN)  // a client that goes away makes writes fail, not the process die

@@ -16,7 +16,7 @@ struct EngramCommand: ParsableCommand {
             Exit status: 0 success, 1 no results, 64 usage error, 65 bad input, 66 not found, \
             74 input/output error, 75 temporarily busy, 78 bad config.
             """,
-        version: "0.1.0",
+        version: EngramVersion.current,
         subcommands: [
             RememberCommand.self, SearchCommand.self, ShowCommand.self, RelatedCommand.self,
             TagCommand.self, UntagCommand.self, PinCommand.self, ForgetCommand.self,
