@@ -75,7 +75,7 @@ enum SpokenRules {
     }
 
     // Pieces the patterns share.
-    static let range = #"(?:[,\s]+(?:for me[,\s]+)?(?:just\s+)?(?:for|from|over|in|during)?\s*(?:the\s+past\s+|the\s+last\s+|the\s+|this\s+|past\s+|last\s+)?(?:(?<range>today|week|month|year)|(?<rangeAll>all-?time|since i (?:started|began)|ever|so far))(?:'s)?(?:\s+(?:stuff|notes))?)?"#
+    static let range = #"(?:[,\s]+(?:for me[,\s]+)?(?:just\s+)?(?:for|from|over|in|during)?\s*(?:the\s+past\s+|the\s+last\s+|the\s+|this\s+|past\s+|last\s+)?(?:(?<range>today|week|month|year)|(?<rangeAll>all-?time|since i (?:started|began)|ever|so far|overall|in total))(?:'s)?(?:\s+(?:stuff|notes))?)?"#
     static let question = #"^(?:what|when|where|how|who|which|did|do|does|is|are|was|were|have|has|any)\b|\?$"#
     static let notes = #"(?:my\s+)?(?:notes?|memories|memory|stuff|things|everything|anything|something)"#
 
@@ -84,7 +84,7 @@ enum SpokenRules {
     /// How far a graph goes: "three links deep", "go 4 levels out", "just the direct links".
     static let depth = #"(?:.*?\b(?:(?<depth>\d+|one|two|three|four|five) (?:links?|levels?|hops?|steps?)(?: deep| out| away)?|just the (?<direct>direct) links))?"#
     /// A format and a place for an export: "as JSON", "in markdown", "to ~/Documents/progress.json".
-    static let exportTo = #"(?:.*?\b(?:as|in|to)\s+(?<format>json|markdown|md)\b)?(?:.*?\b(?:to|in|into)\s+(?<path>[~/][^\s,]*))?"#
+    static let exportTo = #"(?=(?:.*?(?<![./\w])(?<format>json|markdown|md)\b(?![./]))?)(?=(?:.*?\b(?:to|in|into)\s+(?<path>[~/][^\s,]*))?)"#
     /// A curriculum and where in it to start: "rust ownership starting at borrowing", "swift, topic actors".
     static let studyTarget = #"(?<curriculum>.+?)(?:,?\s+(?:starting (?:at|from|with)|from|at|topic)\s+(?:the\s+)?(?<topic>.+?)(?:\s+topic)?)?(?:\s+(?:for a (?:bit|while)|now|today|again))?"#
 
@@ -106,9 +106,9 @@ enum SpokenRules {
         // QueryMemory: asking what is kept.
         rule(.queryMemory, 0.95, #"^what (?:do|did|have) i (?:know|have|keep|kept|write|wrote|written|note|noted|save|saved|jot|jotted)(?: down)?(?: about| on| regarding)\s+(?<query>.+?)(?:,?\s+(?<related>and|plus|with) (?:anything|everything|stuff|the ones?) (?:related|linked)(?: to it)?)?$"#),
         rule(.queryMemory, 0.9, #"^(?:look up|look for|search(?: for)?|search my (?:notes|memories) for|find(?: me)?|recall(?: everything)?(?: about)?|dig up|pull up|fetch|get|show me|give me)\s+(?:the\s+)?(?:(?:top\s+)?(?<limit>\d+)\s+)?(?:(?:my\s+)?(?:notes?|memories|stuff|things|everything|anything|what i (?:noted|wrote|saved|have|know))\s+)?(?:about|on|for|regarding)\s+(?<query>.+?)(?:,?\s+(?<limit2>\d+) at most)?(?:,?\s+(?<related>plus|and|with) (?:the )?related(?: ones)?)?$"#,
-             unless: #"\b(?:the web|online|on google|the internet|wikipedia|curriculum|course|sessions?|history)\b|^(?:show|give) me (?:my |the )?(?:stats|numbers|progress|analytics|connections|link graph|summary|overview|gist)\b|^(?:pull up|show me|get) the (?:topic|lesson)\b|^show me my learning\b"#),
+             unless: #"\b(?:the web|online|on google|the internet|wikipedia|curriculum|course|sessions?|history|graph|network|count)\b|\b(?:related|similar) to\s+[\w-]*\d|\babout to (?:forget|fade)\b|^(?:get rid of|delete|erase|remove|wipe|forget)\b|^(?:show|give) me (?:my |the )?(?:stats|numbers|progress|analytics|connections|link graph|summary|overview|gist)\b|^(?:pull up|show me|get) the (?:topic|lesson)\b|^show me my learning\b"#),
         rule(.queryMemory, 0.7, #"^(?:look up|look for|search(?: for)?|search my (?:notes|memories) for|find(?: me)?|recall(?: everything)?(?: about)?|dig up|pull up|fetch|get|show me|give me)\s+(?:the\s+)?(?:(?:top\s+)?(?<limit>\d+)\s+)?(?:(?:my\s+)?(?:notes?|memories|stuff|things|everything|anything|what i (?:noted|wrote|saved|have|know))\s+)?(?<query>.+?)(?:,?\s+(?<limit2>\d+) at most)?(?:,?\s+(?<related>plus|and|with) (?:the )?related(?: ones)?)?$"#,
-             unless: #"\b(?:the web|online|on google|the internet|wikipedia|curriculum|course|sessions?|history|review|stats|numbers|analytics|progress|gist|summary)\b|^(?:pull up|show me|get) the (?:topic|lesson)\b|^show me my learning\b"#),
+             unless: #"\b(?:the web|online|on google|the internet|wikipedia|curriculum|course|sessions?|history|review|stats|numbers|analytics|progress|gist|summary|graph|network|count)\b|\b(?:related|similar) to\s+[\w-]*\d|\babout to (?:forget|fade)\b|^(?:get rid of|delete|erase|remove|wipe|forget)\b|^(?:pull up|show me|get) the (?:topic|lesson)\b|^show me my learning\b"#),
         rule(.queryMemory, 0.9, #"^(?:is there|are there|do i have|have i got|any|anything)\s+(?:anything|something|notes?|memories)?\s*(?:saved\s+|written\s+|noted\s+)?(?:in my (?:notes|memories)\s+)?(?:about|on|regarding|for)\s+(?<query>.+?)(?:,?\s+(?<related>and|plus|with) (?:stuff|anything|things|everything) (?:related|linked)(?: to it)?)?$"#),
         rule(.queryMemory, 0.95, #"^(?:do you |can you )?remember\s+(?:what|when|where|how|who|whether|if|anything|something)\b.*?\b(?:about|on|regarding)\s+(?<query>.+)$"#),
         rule(.queryMemory, 0.95, #"^do you (?:remember|recall|know) (?<query>.+)$"#),
@@ -124,14 +124,15 @@ enum SpokenRules {
         // ShowConnections.
         rule(.showConnections, 0.95, #"(?:connections?|connected|linked|links|link graph|graph|map out|visuali[sz]e|hooked up)\b.*?\b"# + memoryRef + depth),
         rule(.showConnections, 0.95, #"\b"# + memoryRef + #"\b.*\b(?:connected|linked|connections|links|hooked up)\b"# + depth),
+        rule(.showConnections, 0.95, #"\b(?:connections?|connected|linked|links|link graph|graph(?: view)?|network|link web|web|map)\b(?:\s+\w+)?\s+(?:for|of|around|to|from|with)\s+(?<memory>[\w-]*\d[\w-]*)\b"# + depth),
         rule(.showConnections, 0.9, #"^(?:show|graph|map)(?: me)?(?: the)? (?:connections|links|link graph)$"#),
 
         // DailyReview.
-        rule(.dailyReview, 0.95, #"^(?:what should i review(?: today)?|quiz me|test me|what'?s due(?: for review)?(?: today)?|what is due(?: for review)?|(?:let'?s )?(?:start|begin|do|time for|run) (?:my |the |a )?(?:quick )?(?:daily )?review|daily review|review time|run through what i need to refresh(?: today)?|what do i need to (?:review|refresh)(?: today)?|what'?s fading|what am i (?:about|going) to forget|go over my (?:weakest|fading) (?:memories|notes)|(?:which|what) (?:notes|memories) are (?:fading|about to fade))$"#),
+        rule(.dailyReview, 0.95, #"^(?:what should i review(?: today)?|quiz me|test me|what'?s due(?: for review)?(?: today)?|what is due(?: for review)?|(?:let'?s )?(?:start|begin|do|time for|run) (?:my |the |a )?(?:quick )?(?:daily )?review|daily review|review time|run through what i need to refresh(?: today)?|what do i need to (?:review|refresh)(?: today)?|what'?s fading|what am i (?:about|going) to forget|go over my (?:weakest|fading) (?:memories|notes)|(?:which|what) (?:notes|memories) are (?:fading|about to fade)|(?:show me |list |give me )?(?:the |my )?(?:memories|notes) (?:i'?m|i am) (?:about|going) to forget)$"#),
         rule(.dailyReview, 0.95, #"^(?:review|(?:let'?s )?do a (?:quick )?review of|(?:give me )?(?:the )?top) (?<limit>\d+|\w+) (?:memories|notes|things|items|cards)(?: to review)?$"#),
 
         // MemoryStats.
-        rule(.memoryStats, 0.95, #"^(?:how am i doing|how many (?:notes|memories|things|items)\b.*|(?:show|give|tell)(?: me)? (?:my )?(?:memory )?(?:stats|statistics|numbers)(?: on my (?:memories|notes))?|give me the numbers(?: on my (?:memories|notes))?|(?:memory |my |quick )?stats|statistics|numbers|how big is my (?:memory|memory bank|collection)|what'?s the tally(?: on my (?:notes|memories))?)$"#,
+        rule(.memoryStats, 0.95, #"^(?:how am i doing|how many (?:notes|memories|things|items)\b.*|(?:show|give|tell)(?: me)? (?:my )?(?:memory )?(?:stats|statistics|numbers)(?: on my (?:memories|notes))?|give me the numbers(?: on my (?:memories|notes))?|(?:memory |my |quick )?stats|statistics|numbers|how big is my (?:memory|memory bank|collection)|what'?s the tally(?: on my (?:notes|memories))?|(?:give me |what'?s )?(?:a |the )?(?:count|total) of (?:my )?(?:notes|memories))$"#,
              unless: #"\b(?:stud(?:y|ied)|learning|hours?|minutes?|sessions?)\b"#),
 
         // StartSession: a curriculum to study.
@@ -172,13 +173,13 @@ enum SpokenRules {
 
         // ShowAnalytics: how much was studied.
         rule(.showAnalytics, 0.95, #"^(?:how (?:much|long) did i (?:study|practi[cs]e|learn|spend studying)|how much (?:time )?(?:have i|did i) (?:spent|spend|studied|study)|how many (?:hours|minutes|days) did i (?:study|put in|spend)|(?:show(?: me)?|give me)?\s*(?:my )?(?:learning|study|studying) (?:stats|statistics|analytics|time|breakdown|report)(?: by (?:topic|curriculum))?|learning analytics|minutes studied|hours studied|time studied|time spent(?: per (?:curriculum|topic))?|chart my study(?: time)?|study time|all-?time study time)"# + #".*?"# + range + #"$"#),
-        rule(.showAnalytics, 0.95, #"^all-?time (?:study time|stats|analytics)$"#, ["range": "all"]),
+        rule(.showAnalytics, 0.96, #"^all-?time (?:study time|stats|analytics)$"#, ["range": "all"]),
 
         // ShowHistory: which sessions.
         rule(.showHistory, 0.95, #"^(?:what sessions did i (?:do|have)|what have i been studying(?: lately| recently)?|when did i (?:last )?study|what did i study(?: yesterday| lately| recently)?|(?:show(?: me)?|list|pull up|get)?\s*(?:my |the )?(?:last |past |recent |previous )?(?:(?<limit>\d+|one|two|three|four|five|ten|twenty) )?(?:study |learning )?(?:sessions|history|session log)|session history|my (?:past |previous )?sessions)$"#),
 
         // RelatedMemories: memories alike (not the link graph).
-        rule(.relatedMemories, 0.95, #"^(?:what(?:'s| is| else is) (?:related|similar) to|(?:show|find|give|get)(?: me)? (?:memories|notes|things|stuff) (?:related to|like|similar to)|(?:more|anything|something|memories|notes) (?:like|similar to|related to)|related to|similar to)\s+(?:(?:memory|note|number|item)\s+)?(?<memory>[\w-]+)$"#),
+        rule(.relatedMemories, 0.95, #"^(?:what(?:'s| is| else is) (?:related|similar) to|(?:show|find|give|get)(?: me)? (?:(?<limit>\d+|three|five|ten) )?(?:memories|notes|things|stuff) (?:related to|like|similar to)|(?:more|anything|something|memories|notes) (?:like|similar to|related to)|related to|similar to)\s+(?:(?:memory|note|number|item)\s+)?(?<memory>[\w-]+)$"#),
         rule(.relatedMemories, 0.95, #"^(?:what else is like|find (?:ones|more) like)\s+(?:(?:memory|note|number|item)\s+)?(?<memory>[\w-]+)$"#),
 
         // TagMemory.

@@ -70,7 +70,7 @@ public struct IntentUnderstanding: Sendable {
     /// A template of the catalog or the person's config, matched whole.
     static let templateScore = 0.9
     /// Requests for something Engram does not do, whatever words they share with its intents.
-    static let elsewhere = try! NSRegularExpression(pattern: #"\b(?:the web|online|on google|the internet|wikipedia|weather|music|translate)\b"#, options: [.caseInsensitive])
+    static let elsewhere = try! NSRegularExpression(pattern: #"\b(?:the web|online|on google|the internet|wikipedia|youtube|reddit|amazon|stack overflow|weather|music|translate)\b|\b(?:this|that) (?:article|page|web ?page|email|video|document|pdf|link|tab)\b"#, options: [.caseInsensitive])
 
     let matcher: PhraseMatcher
 
@@ -106,6 +106,7 @@ public struct IntentUnderstanding: Sendable {
             var r = r
             for key in ["query", "topic"] { if let v = r.invocation.arguments[key] { r.invocation.arguments[key] = SpokenRules.subject(v) } }
             for key in ["curriculum", "content"] { if let v = r.invocation.arguments[key] { r.invocation.arguments[key] = SpokenRules.trimmed(v) } }
+            SpokenSlots.tidy(&r.invocation.arguments, for: r.invocation.name)
             return r
         }.sorted { ($0.score, $1.invocation.name.rawValue) > ($1.score, $0.invocation.name.rawValue) }
     }

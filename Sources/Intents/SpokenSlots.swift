@@ -1,0 +1,105 @@
+import EngramCore
+import Foundation
+
+/// Slot values checked for the shape their parameter needs, after a rule has read them: a reading whose slot holds
+/// the wrong kind of thing asks instead of running. "pin it" names no memory, so Engram asks which; "untag linux from
+/// s200" has the id and the tag the other way round; "summary of git, last 7 days" is about git, over a week.
+enum SpokenSlots {
+    /// Words that point at something without naming it: a slot holding only these is empty.
+    static let pointers: Set<String> = ["it", "this", "that", "them", "these", "those", "one", "this one", "that one", "the", "a", "my", "some"]
+
+    /// Whether `token` has the shape of a memory id: Engram's made ids (10 letters of its alphabet) or ids with a digit
+    /// ("s004", "23", imported "vault-17"); an English word ("linux", "view") is not one.
+    static func isMemoryID(_ token: String) -> Bool {
+        let t = token.lowercased()
+        guard !t.isEmpty, t.count <= 64, t.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else { return false }
+        if t.contains(where: \.isNumber) { return true }
+        return t.count >= 8 && Identifier.isMade(t)
+    }
+
+    /// The one memory id in `value` ("s045 so I never lose it" → s045, "view for s088" → s088), if there is exactly one.
+    static func memoryID(in value: String) -> String? {
+        let tokens = value.split(whereSeparator: { $0.isWhitespace || ",.;:!?#".contains($0) }).map(String.init)
+        let ids = tokens.filter(isMemoryID)
+        return ids.count == 1 ? ids[0] : nil
+    }
+
+    /// A time range said inside a subject: ", last 7 days", "over the last 30 days", "across all time", "this week".
+    static let rangeInSubject = try! NSRegularExpression(pattern: #"[,\s]+(?:(?:over|across|from|for|in|during|within)\s+)?(?:the\s+)?(?:(?:past|last)\s+(?<n>\d+|seven|thirty|7|30|365)\s+days|(?:past|last|this)\s+(?<unit>week|month|year)|(?<today>today)|(?<all>all(?:[\s-]+time)|of all time|ever))\s*$"#, options: [.caseInsensitive])
+    /// What people put before a subject: "anything mentioning", "what I captured on", "stuff about".
+    static let subjectLeadIn = try! NSRegularExpression(pattern: #"^(?:mentioning|that mentions?|(?:anything|everything|something|stuff|notes?|memories)\s+(?:mentioning|that mentions?|about|on|regarding|related to)|what i (?:captured|noted|wrote|saved|jotted(?: down)?|learned|have) (?:on|about|regarding)|mentions of)\s+"#, options: [.caseInsensitive])
+    /// "sendable in swift concurrency", "the subjunctive from spanish-b1".
+    static let topicInCurriculum = try! NSRegularExpression(pattern: #"^(?:the\s+)?(.+?)\s+(?:in|from|of)\s+(?:the\s+|my\s+)?(.+)$"#, options: [.caseInsensitive])
+    /// A request for linked memories at the end of a search: "? include the related ones too", "plus linked notes".
+    static let relatedTail = try! NSRegularExpression(pattern: #"[?,.\s]+(?:and\s+|plus\s+|with\s+|also\s+)?(?:include\s+|including\s+|show\s+|add\s+)?(?:the\s+|any\s+)?(?:related|linked)(?:\s+ones|\s+memories|\s+notes)?(?:\s+too|\s+as well)?\s*$"#, options: [.caseInsensitive])
+    /// Words around a curriculum or topic's name: "the spanish course", "some spanish", "the async/await topic".
+    static let nameWrapping = try! NSRegularExpression(pattern: #"^(?:(?:the|my|some|a|this|that)\s+)+|\s+(?:course|curriculum|topic|lesson|chapter|class)$"#, options: [.caseInsensitive])
+
+    /// Tidies `args` for `intent` in place; a slot that holds nothing usable is removed, so the reading asks for it.
+    static func tidy(_ args: inout [String: String], for intent: IntentName) {
+        let def = IntentCatalog.definition(intent)
+        // "start studying sendable in swift concurrency": a topic, then the curriculum it belongs to.
+        if intent == .startSession, args["topic"] == nil, let c = args["curriculum"],
+           let m = topicInCurriculum.firstMatch(in: c, range: NSRange(c.startIndex..., in: c)),
+           let t = Range(m.range(at: 1), in: c), let cu = Range(m.range(at: 2), in: c) {
+            args["topic"] = String(c[t])
+            args["curriculum"] = String(c[cu])
+        }
+        for p in def.parameters {
+            guard let value = args[p.name] else { continue }
+            switch p.kind {
+            case .memory:
+                if let id = memoryID(in: value) {
+                    args[p.name] = id
+                } else if let swap = ["add", "remove"].first(where: { args[$0].flatMap(memoryID(in:)) != nil }),
+                          let id = args[swap].flatMap(memoryID(in:)) {
+                    // "untag linux from s200": the words were read into each other's slots.
+                    args[swap] = value
+                    args[p.name] = id
+                } else {
+                    args[p.name] = nil
+                }
+            case .curriculum, .topic:
+                var v = value
+                while let m = nameWrapping.firstMatch(in: v, range: NSRange(v.startIndex..., in: v)), m.range.length > 0,
+                      let r = Range(m.range, in: v) {
+                    v.removeSubrange(r)
+                    v = v.trimmingCharacters(in: .whitespaces)
+                }
+                args[p.name] = v.isEmpty || pointers.contains(v.lowercased()) ? nil : v
+            case .text where ["topic", "query"].contains(p.name):
+                var v = value
+                if def.parameter("range") != nil, args["range"] == nil,
+                   let m = rangeInSubject.firstMatch(in: v, range: NSRange(v.startIndex..., in: v)), let r = Range(m.range, in: v) {
+                    args["range"] = Self.range(m, in: v)
+                    v = String(v[..<r.lowerBound])
+                }
+                if def.parameter("includeRelated") != nil,
+                   let m = relatedTail.firstMatch(in: v, range: NSRange(v.startIndex..., in: v)), let r = Range(m.range, in: v) {
+                    args["includeRelated"] = "true"
+                    v = String(v[..<r.lowerBound])
+                }
+                if let m = subjectLeadIn.firstMatch(in: v, range: NSRange(v.startIndex..., in: v)), let r = Range(m.range, in: v) {
+                    v = String(v[r.upperBound...])
+                }
+                v = SpokenRules.trimmed(v)
+                args[p.name] = v.isEmpty || pointers.contains(v.lowercased()) ? nil : v
+            case .text where p.name == "content":
+                if pointers.contains(value.lowercased()) { args[p.name] = nil }
+            default:
+                continue
+            }
+        }
+    }
+
+    static func range(_ m: NSTextCheckingResult, in v: String) -> String {
+        func group(_ name: String) -> String? {
+            let r = m.range(withName: name)
+            return r.location == NSNotFound ? nil : Range(r, in: v).map { String(v[$0]).lowercased() }
+        }
+        if let n = group("n") { return ["7": "week", "seven": "week", "30": "month", "thirty": "month", "365": "year"][n] ?? "all" }
+        if let unit = group("unit") { return unit }
+        if group("today") != nil { return "today" }
+        return "all"
+    }
+}
