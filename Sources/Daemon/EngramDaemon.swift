@@ -123,7 +123,7 @@ public final class EngramDaemon: Sendable {
             try glance.load()
             glance.attach(connection)
             results.attach(connection)
-            try connection.export(Engram1.interface(app: app, search: search, glance: glance, keeper: keeper), at: DaemonBus.appPath)
+            try connection.export(Engram1.interface(app: app, results: results, search: search, glance: glance, keeper: keeper), at: DaemonBus.appPath)
             try connection.export(SearchProvider2.interface(search: search, results: results), at: DaemonBus.searchProviderPath)
             try connection.export(KRunner1.interface(search: search, results: results, settings: settings), at: DaemonBus.runnerPath)
         } catch {

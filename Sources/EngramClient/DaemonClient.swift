@@ -59,6 +59,16 @@ public struct DaemonClient: Sendable {
         return Int(reply.first?.uint32Value ?? 0)
     }
 
+    /// Runs the shortcut `name` in a running daemon, which shows each result, or the question it stops at, as a
+    /// notification (its buttons answer the question); the result sentences, or nil when no daemon runs.
+    public func runShortcut(_ name: String, timeout: Duration = .seconds(120)) throws -> [String]? {
+        guard let (bus, owner) = try connectToDaemon() else { return nil }
+        defer { bus.close() }
+        let reply = try bus.call(destination: owner, path: DaemonBus.appPath, interface: DaemonBus.appInterface,
+                                 method: "RunShortcut", arguments: [.string(name)], timeout: timeout)
+        return reply.first?.stringArrayValue ?? []
+    }
+
     /// The process id of the running daemon (the owner of org.engram.Engram), or nil when none runs or it cannot be told.
     public func daemonPID() -> pid_t? {
         guard let (bus, owner) = try? connectToDaemon() else { return nil }

@@ -96,4 +96,22 @@ extension IntentRunner {
         }
         return results
     }
+
+    /// Runs `shortcut` as a desktop keybinding does, where nobody reads a terminal: each step is understood as spoken
+    /// words, and the first step Engram is not sure of ends the run with its question (the options as follow-ups, so
+    /// a notification offers them as buttons). Steps before it ran; nothing after it does.
+    public func respond(_ shortcut: Shortcut) throws -> [IntentResult] {
+        var results: [IntentResult] = []
+        for (i, step) in shortcut.steps.enumerated() {
+            let result: IntentResult
+            do {
+                result = try respond(step)
+            } catch {
+                throw EngramError.invalidInput("shortcut “\(shortcut.name)” stopped at step \(i + 1) (“\(step)”): \(error); steps before it ran")
+            }
+            results.append(result)
+            if result.clarification != nil { break }
+        }
+        return results
+    }
 }

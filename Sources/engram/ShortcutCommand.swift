@@ -1,4 +1,5 @@
 import ArgumentParser
+import EngramClient
 import EngramCore
 import Foundation
 import EngramApp
@@ -39,11 +40,19 @@ struct ShortcutCommand: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "run", abstract: "Run a shortcut's steps in order.")
         @OptionGroup var global: GlobalOptions
         @Flag(help: "Read each result sentence aloud.") var speak = false
+        @Flag(help: "Show the results as notifications through the daemon (the default without a terminal, as from a keybinding).") var notify = false
         @Argument(help: "The shortcut's name.") var name: [String]
         func run() throws {
             try Terminal.reporting {
                 let (library, config) = try ShortcutCommand.load(global)
                 let shortcut = try config.shortcut(named: name.joined(separator: " "))
+                // From a keybinding nobody reads the output: the daemon runs it and shows each result as a notification,
+                // and a step it is not sure of as its question with the readings as buttons.
+                if notify || !Terminal.isInteractive, let sentences = try DaemonClient().runShortcut(shortcut.name) {
+                    for s in sentences { print(Terminal.safe(s)) }
+                    if speak { for s in sentences { try Speaker.speak(s) } }
+                    return
+                }
                 for r in try IntentRunner(library: library, source: "shortcut").run(shortcut) {
                     print(Terminal.safe(r.sentence))
                     for line in r.lines { print("  " + Terminal.safe(line)) }

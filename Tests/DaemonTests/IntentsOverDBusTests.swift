@@ -176,6 +176,41 @@ import Testing
         }
     }
 
+    /// A desktop keybinding runs `engram shortcut run` with no terminal to ask in: the daemon shows each step's result
+    /// as a notification, and a step it is not sure of ("stop" could be the session or anything) as its question with
+    /// the reading as a button; nothing changes until the button is pressed, and pressing it runs that reading.
+    @Test func aShortcutFromAKeybindingAsksWithButtonsBeforeChangingAnything() async throws {
+        let config = """
+        [[shortcuts]]
+        name = "Wind down"
+        steps = ["memory stats", "stop"]
+        """
+        try await withDaemon(config: config) { d in
+            let mock = try await notificationServer(d)
+            defer { mock.kill() }
+            #expect(try d.engram(["import", D.root + "/Samples/curricula/swift-concurrency.toml"]).status == 0)
+            #expect(try answer(d, "StartSession", ["'swift-concurrency'", "''"]).sentence.hasPrefix("Started "))
+            // As the keybinding runs it: stdin and stdout are not a terminal.
+            let run = try d.engram(["shortcut", "run", "Wind down"])
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(run.stdout.contains("Stop the session?"), "\(run.stdout)")
+            // The live session's own notification (“Swift Concurrency: … — Studying”) aside.
+            let alerts = { try notified(d).filter { !$0.summary.contains(" — ") } }
+            #expect(try await eventually(timeout: .seconds(40)) { try alerts().count == 2 })
+            let shown = try alerts()
+            #expect(shown[0].summary == "Memory stats")
+            #expect(shown[1].body.hasPrefix("Stop the session?") && shown[1].actions == ["option-1"], "\(shown[1])")
+            let session = { try d.call(D.appPath, "org.freedesktop.DBus.Properties", "Get", [.string(D.app), .string("ActiveSession")]).first?.unwrapped.stringValue ?? "" }
+            #expect(try !session().isEmpty, "asking changed nothing: the session still runs")
+
+            let question = UInt32(try notified(d).firstIndex { $0.body.hasPrefix("Stop the session?") }.map { $0 + 1 } ?? 0)
+            try emit(d, "ActionInvoked", "us", [.uint32(question), .string("option-1")])
+            #expect(try await eventually(timeout: .seconds(40)) { try alerts().count == 3 })
+            #expect(try alerts()[2].summary == "Stop the session")
+            #expect(try await eventually { try session().isEmpty }, "the button ran the reading it offered")
+        }
+    }
+
     @Test func delayedIntentsNotifyAndRealertUntilDismissed() async throws {
         try await withDaemon(environment: ["ENGRAM_TEST_CHORE_MS": "100"]) { d in
             let mock = try await notificationServer(d)

@@ -6,7 +6,7 @@ import Foundation
 ///
 /// Methods: `Remember` (a retry with the same request id never stores twice; the reply comes once the
 /// memory is searchable), `Search`, `Stats`, `Open` (an `engram://` link), `Sync` (index pending changes
-/// now) and `Rebuild`; `Perform` and one method per intent of the catalog (`Engram1+Intents.swift`). Properties are read from a snapshot the daemon keeps, so reading them never
+/// now) and `Rebuild`; `Perform`, `RunShortcut` and one method per intent of the catalog (`Engram1+Intents.swift`). Properties are read from a snapshot the daemon keeps, so reading them never
 /// touches the store; `PropertiesChanged` announces every change:
 ///
 /// | property | type | meaning |
@@ -25,7 +25,7 @@ enum Engram1 {
     /// The most results `Search` returns.
     static let maxSearchLimit: UInt32 = 100
 
-    static func interface(app: AppActions, search: SearchService, glance: GlanceService, keeper: IndexKeeper) -> DBusInterface {
+    static func interface(app: AppActions, results: ResultActions, search: SearchService, glance: GlanceService, keeper: IndexKeeper) -> DBusInterface {
         DBusInterface(name, methods: [
             DBusMethod("Remember", in: ["content": "s", "type": "s", "tags": "as", "context": "s", "request_id": "s"],
                        out: ["id": "s", "sentence": "s"], deferredHandler: { call, reply in
@@ -71,7 +71,7 @@ enum Engram1 {
             DBusMethod("Rebuild", in: [:], out: ["items": "u"], deferredHandler: { _, reply in
                 keeper.rebuild { reply.settle($0.map { [.uint32(UInt32(clamping: $0.upserted))] }) }
             }),
-        ] + intentMethods(app), properties: [
+        ] + intentMethods(app, resultActions: results), properties: [
             DBusProperty("MemoryCount", "u") { .uint32(glance.glance.memoryCount) },
             DBusProperty("TodayCount", "u") { .uint32(glance.glance.todayCount) },
             DBusProperty("StreakDays", "u") { .uint32(glance.glance.streakDays) },

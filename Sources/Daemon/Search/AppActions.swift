@@ -78,6 +78,25 @@ final class AppActions: @unchecked Sendable {
         }
     }
 
+    /// Runs the person's shortcut `name` (`[[shortcuts]]` in config.toml) as a keybinding asks: each step understood
+    /// as spoken words, stopping at the first one Engram must ask about; answers the results (the last may be the
+    /// question).
+    func runShortcut(_ name: String, source: String, done: @escaping @Sendable (Result<[IntentResult], any Error>) -> Void) {
+        queue.async {
+            do {
+                let config = try ShortcutConfig(self.library.config, origin: self.library.paths.configPath)
+                var runner = IntentRunner(library: self.library, source: source)
+                runner.exportsOnlyToDataFolder = true
+                let results = try runner.respond(try config.shortcut(named: name))
+                self.log.info("ran a shortcut", metadata: ["steps": "\(results.count)", "asked": "\(results.last?.clarification != nil)"])
+                self.events.post(.storeChanged)
+                self.keeper.requestApply { _ in done(.success(results)) }
+            } catch {
+                done(.failure(error))
+            }
+        }
+    }
+
     /// The collection's stats, in the active context.
     func stats(done: @escaping @Sendable (Result<(stats: MemoryStats, context: String?), any Error>) -> Void) {
         queue.async {
