@@ -37,7 +37,7 @@ extension Engram1 {
                 reply.fail(DaemonError.dbus(error))
             }
         })
-        return [perform, shortcut] + IntentCatalog.all.map { definition in
+        return [perform] + IntentCatalog.all.map { definition in
             let arguments = definition.parameters.map { DBusArgument($0.name, DBusSignature(stringLiteral: $0.kind.dbusSignature)) }
             return DBusMethod(definition.name.rawValue, arguments: arguments, results: results, deferredHandler: { call, reply in
                 let values = call.arguments.map(text)
@@ -45,7 +45,7 @@ extension Engram1 {
                     reply.settle($0.flatMap(replyValues))
                 }
             })
-        }
+        } + [shortcut]
     }
 
     /// `(sentence, result JSON)`.
