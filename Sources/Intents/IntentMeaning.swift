@@ -117,7 +117,7 @@ extension IntentRunner {
     /// what they do not read, meaning (when the model is on): a read-only intent above the threshold runs, a
     /// state-changing one is only ever asked about.
     public func understand(_ said: String) throws -> (Understood, meaning: IntentMeaning.Match?) {
-        let outcome = IntentUnderstanding(matcher: try matcher()).understand(said)
+        let outcome = IntentUnderstanding(matcher: try matcher(), known: try? KnownNames(store: library.store)).understand(said)
         switch outcome {
         case .run: return (outcome, nil)
         case .ask(let c) where c.reason != .guess: return (outcome, nil)

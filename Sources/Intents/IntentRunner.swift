@@ -194,10 +194,9 @@ public enum Resolve {
     /// The curriculum `text` names.
     public static func curriculum(_ text: String, store: Store) throws -> Curriculum {
         let all = try store.curricula()
-        let key = slug(text)
-        if let c = all.first(where: { $0.id == text || slug($0.id) == key || slug($0.title) == key }) { return c }
-        let hits = all.filter { slug($0.title).contains(key) || slug($0.id).contains(key) }
-        if hits.count == 1 { return hits[0] }
+        let found = ids(text, among: all.map { ($0.id, $0.title) })
+        if found.count == 1, let c = all.first(where: { $0.id == found[0] }) { return c }
+        let hits = all.filter { found.contains($0.id) }
         let names = all.map { "\($0.title) (\($0.id))" }.joined(separator: ", ")
         throw EngramError.notFound(hits.isEmpty ? "no curriculum called “\(text)”; you have: \(names.isEmpty ? "none yet — `engram import` one" : names)"
                                    : "“\(text)” could be \(hits.map(\.id).joined(separator: " or ")); say which")
@@ -212,6 +211,15 @@ public enum Resolve {
         if hits.count == 1 { return hits[0] }
         throw EngramError.notFound(hits.isEmpty ? "no topic called “\(text)”; `engram ask \"open curriculum …\"` lists a curriculum's topics"
                                    : "“\(text)” could be \(hits.prefix(5).map(\.title).joined(separator: " or ")); say which")
+    }
+
+    /// The ids of `among` that `text` names: the one whose id or title it is, else every one whose title or id holds
+    /// its words (one is an answer, several a question).
+    public static func ids(_ text: String, among: [(id: String, title: String)]) -> [String] {
+        let key = slug(text)
+        guard !key.isEmpty else { return [] }
+        if let exact = among.first(where: { $0.id == text || slug($0.id) == key || slug($0.title) == key }) { return [exact.id] }
+        return among.filter { slug($0.title).contains(key) || slug($0.id).contains(key) }.map(\.id)
     }
 
     /// Lowercase letters and digits joined by single dashes.

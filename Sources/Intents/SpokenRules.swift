@@ -75,7 +75,7 @@ enum SpokenRules {
     }
 
     // Pieces the patterns share.
-    static let range = #"(?:[,\s]+(?:for me[,\s]+)?(?:just\s+)?(?:for|from|over|in|during)?\s*(?:the\s+past\s+|the\s+last\s+|the\s+|this\s+|past\s+|last\s+)?(?:(?<range>today|week|month|year)|(?<rangeAll>all-?time|since i (?:started|began)|ever|so far|overall|in total))(?:'s)?(?:\s+(?:stuff|notes))?)?"#
+    static let range = #"(?:[,\s]+(?:for me[,\s]+)?(?:just\s+)?(?:for|from|over|in|during)?\s*(?:the\s+past\s+|the\s+last\s+|the\s+|this\s+|past\s+|last\s+)?(?:(?<range>today|week|month|year)|(?<rangeAll>all[- ]?time|since i (?:started|began)|ever|so far|overall|in total))(?:'s)?(?:\s+(?:stuff|notes))?)?"#
     static let question = #"^(?:what|when|where|how|who|which|did|do|does|is|are|was|were|have|has|any)\b|\?$"#
     static let notes = #"(?:my\s+)?(?:notes?|memories|memory|stuff|things|everything|anything|something)"#
 
@@ -149,7 +149,8 @@ enum SpokenRules {
         rule(.pauseSession, 0.9, #"^(?:stop|hold)(?: the (?:clock|timer))? for (?:a|one|ten|five|\d+) (?:minute|min|sec|second|moment|bit)s?\b"#),
 
         // ResumeSession.
-        rule(.resumeSession, 0.95, #"^(?:resume|continue|un-?pause|back at it|back to it|i'?m back|pick up where (?:i|we) left off|(?:let'?s )?keep going|let'?s continue|continue (?:studying|the session|my session)|(?:re)?start the (?:timer|clock) again|restart the (?:timer|clock)|done with (?:my|the) break|break'?s over|where was i|where were we|carry on|let'?s carry on|(?:let'?s )?get back to (?:it|studying|work))\b"#),
+        rule(.resumeSession, 0.95, #"^(?:resume|continue|un-?pause|back at it|back to it|i'?m back|pick up where (?:i|we) left off|(?:let'?s )?keep going|let'?s continue|continue (?:studying|the session|my session)|(?:re)?start the (?:timer|clock) again|restart the (?:timer|clock)|done with (?:my|the) break|break'?s over|where was i|where were we|carry on|let'?s carry on|(?:let'?s )?get back to (?:it|studying|work))\b"#,
+             unless: #"\b(?:download|upload|video|music|song|podcast|print(?:ing|er)?|playback|episode|movie|show)\b"#),
         rule(.resumeSession, 0.95, #"\b(?:resume|unpause|un-pause)(?: the| my)? (?:session|studying|timer)\b|\bcontinue from where (?:we|i) (?:stopped|left off)\b"#),
         rule(.resumeSession, 0.7, #"^back$"#),
 

@@ -27,9 +27,15 @@ enum SpokenSlots {
     /// A time range said inside a subject: ", last 7 days", "over the last 30 days", "across all time", "this week".
     static let rangeInSubject = try! NSRegularExpression(pattern: #"[,\s]+(?:(?:over|across|from|for|in|during|within)\s+)?(?:the\s+)?(?:(?:past|last)\s+(?<n>\d+|seven|thirty|7|30|365)\s+days|(?:past|last|this)\s+(?<unit>week|month|year)|(?<today>today)|(?<all>all(?:[\s-]+time)|of all time|ever))\s*$"#, options: [.caseInsensitive])
     /// What people put before a subject: "anything mentioning", "what I captured on", "stuff about".
-    static let subjectLeadIn = try! NSRegularExpression(pattern: #"^(?:mentioning|that mentions?|(?:anything|everything|something|stuff|notes?|memories)\s+(?:mentioning|that mentions?|about|on|regarding|related to)|what i (?:captured|noted|wrote|saved|jotted(?: down)?|learned|have) (?:on|about|regarding)|mentions of)\s+"#, options: [.caseInsensitive])
+    static let subjectLeadIn = try! NSRegularExpression(pattern: #"^(?:mentioning|that mentions?|what i'?ve got (?:on|about)|(?:everything|all|what) i(?:'ve| have)?(?<ever> ever)? (?:written|noted|wrote|saved|captured|learned|jotted down|kept) (?:about|on|regarding)|(?:anything|everything|something|stuff|notes?|memories)\s+(?:mentioning|that mentions?|about|on|regarding|related to)|what i (?:captured|noted|wrote|saved|jotted(?: down)?|learned|have) (?:on|about|regarding)|mentions of)\s+"#, options: [.caseInsensitive])
     /// "sendable in swift concurrency", "the subjunctive from spanish-b1".
     static let topicInCurriculum = try! NSRegularExpression(pattern: #"^(?:the\s+)?(.+?)\s+(?:in|from|of)\s+(?:the\s+|my\s+)?(.+)$"#, options: [.caseInsensitive])
+    /// What is left of a range said after a subject ("across"), and words after a subject that are not it ("stuff").
+    static let dangling = try! NSRegularExpression(pattern: #"\s+(?:across|over|for|from|in|during|within)$"#, options: [.caseInsensitive])
+    static let subjectWrappingEnd = try! NSRegularExpression(pattern: #"\s+(?:stuff|notes|things|memories)$"#, options: [.caseInsensitive])
+    static let tagSeparators = CharacterSet(charactersIn: ",;")
+    /// "swift concurrency, task groups", "swift concurrency on actors".
+    static let curriculumThenTopic = try! NSRegularExpression(pattern: #"^(.+?)(?:,\s*|\s+on\s+(?:the\s+)?)(?!(?:a|the) (?:bit|while)\b)(.+?)(?:\s+topic)?$"#, options: [.caseInsensitive])
     /// A request for linked memories at the end of a search: "? include the related ones too", "plus linked notes".
     static let relatedTail = try! NSRegularExpression(pattern: #"[?,.\s]+(?:and\s+|plus\s+|with\s+|also\s+)?(?:include\s+|including\s+|show\s+|add\s+)?(?:the\s+|any\s+)?(?:related|linked)(?:\s+ones|\s+memories|\s+notes)?(?:\s+too|\s+as well)?\s*$"#, options: [.caseInsensitive])
     /// Words around a curriculum or topic's name: "the spanish course", "some spanish", "the async/await topic".
@@ -39,11 +45,17 @@ enum SpokenSlots {
     static func tidy(_ args: inout [String: String], for intent: IntentName) {
         let def = IntentCatalog.definition(intent)
         // "start studying sendable in swift concurrency": a topic, then the curriculum it belongs to.
-        if intent == .startSession, args["topic"] == nil, let c = args["curriculum"],
-           let m = topicInCurriculum.firstMatch(in: c, range: NSRange(c.startIndex..., in: c)),
-           let t = Range(m.range(at: 1), in: c), let cu = Range(m.range(at: 2), in: c) {
-            args["topic"] = String(c[t])
-            args["curriculum"] = String(c[cu])
+        if intent == .startSession, args["topic"] == nil, let c = args["curriculum"] {
+            if let m = curriculumThenTopic.firstMatch(in: c, range: NSRange(c.startIndex..., in: c)),
+               let cu = Range(m.range(at: 1), in: c), let t = Range(m.range(at: 2), in: c) {
+                // "swift concurrency, task groups", "swift concurrency on actors".
+                args["curriculum"] = String(c[cu])
+                args["topic"] = String(c[t])
+            } else if let m = topicInCurriculum.firstMatch(in: c, range: NSRange(c.startIndex..., in: c)),
+                      let t = Range(m.range(at: 1), in: c), let cu = Range(m.range(at: 2), in: c) {
+                args["topic"] = String(c[t])
+                args["curriculum"] = String(c[cu])
+            }
         }
         for p in def.parameters {
             guard let value = args[p.name] else { continue }
@@ -80,12 +92,29 @@ enum SpokenSlots {
                     v = String(v[..<r.lowerBound])
                 }
                 if let m = subjectLeadIn.firstMatch(in: v, range: NSRange(v.startIndex..., in: v)), let r = Range(m.range, in: v) {
+                    if m.range(withName: "ever").location != NSNotFound, def.parameter("range") != nil, args["range"] == nil { args["range"] = "all" }
                     v = String(v[r.upperBound...])
+                }
+                // "my GNOME stuff": the subject is "GNOME"; "summarize actors across all time": "actors".
+                if let m = dangling.firstMatch(in: v, range: NSRange(v.startIndex..., in: v)), let r = Range(m.range, in: v), args["range"] != nil {
+                    let rest = v.replacingCharacters(in: r, with: "").trimmingCharacters(in: .whitespaces)
+                    if !rest.isEmpty { v = rest }
+                }
+                if let m = subjectWrappingEnd.firstMatch(in: v, range: NSRange(v.startIndex..., in: v)), let r = Range(m.range, in: v) {
+                    let rest = v.replacingCharacters(in: r, with: "").trimmingCharacters(in: .whitespaces)
+                    if !rest.isEmpty { v = rest }
                 }
                 v = SpokenRules.trimmed(v)
                 args[p.name] = v.isEmpty || pointers.contains(v.lowercased()) ? nil : v
             case .text where p.name == "content":
                 if pointers.contains(value.lowercased()) { args[p.name] = nil }
+                // "add a task to renew the cron job": the task is "renew the cron job".
+                if args["type"] == "task", value.lowercased().hasPrefix("to "), value.count > 3 { args[p.name] = String(value.dropFirst(3)) }
+            case .text where p.name == "add" || p.name == "remove":
+                // "running, training", "old and wip": one tag list, as the store keeps it.
+                let tags = value.components(separatedBy: tagSeparators).flatMap { $0.split(whereSeparator: \.isWhitespace) }
+                    .map { SpokenRules.trimmed(String($0)) }.filter { !$0.isEmpty && $0.lowercased() != "and" }
+                args[p.name] = tags.isEmpty ? nil : tags.joined(separator: ",")
             default:
                 continue
             }

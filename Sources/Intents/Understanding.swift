@@ -70,13 +70,17 @@ public struct IntentUnderstanding: Sendable {
     /// A template of the catalog or the person's config, matched whole.
     static let templateScore = 0.9
     /// Requests for something Engram does not do, whatever words they share with its intents.
-    static let elsewhere = try! NSRegularExpression(pattern: #"\b(?:the web|online|on google|the internet|wikipedia|youtube|reddit|amazon|stack overflow|weather|music|translate)\b|\b(?:this|that) (?:article|page|web ?page|email|video|document|pdf|link|tab)\b"#, options: [.caseInsensitive])
+    static let elsewhere = try! NSRegularExpression(pattern: #"\b(?:the web|online|on google|the internet|wikipedia|youtube|reddit|amazon|stack overflow|weather|music|translate|calendar|inbox|e-?mails?|downloads?|podcast|playlist)\b|\b(?:this|that) (?:article|page|web ?page|email|video|document|pdf|link|tab)\b"#, options: [.caseInsensitive])
 
     let matcher: PhraseMatcher
+    /// What the person's store holds: a state-changing reading must name things that exist before it runs.
+    let known: KnownNames?
 
-    /// Understanding over `matcher`'s templates (the catalog's and the person's own) and the spoken-style rules.
-    public init(matcher: PhraseMatcher = PhraseMatcher()) {
+    /// Understanding over `matcher`'s templates (the catalog's and the person's own) and the spoken-style rules; with
+    /// `known`, a state-changing reading that names a curriculum, topic or memory the store does not have asks.
+    public init(matcher: PhraseMatcher = PhraseMatcher(), known: KnownNames? = nil) {
         self.matcher = matcher
+        self.known = known
     }
 
     /// One reading: an intent, its arguments, and how sure the rule that made it is.
@@ -148,6 +152,12 @@ public struct IntentUnderstanding: Sendable {
             return .ask(Clarification(question: "Forgetting cannot be undone, so words alone never do it: run `engram forget \(id)` (it asks to confirm).",
                                       options: [], intent: .forgetMemory))
         }
+        if clear, def.effect == .changesState, let known {
+            switch known.check(top.invocation) {
+            case .fine(let invocation): return .run(invocation, confidence: top.score)
+            case .ask(let c): return .ask(c)
+            }
+        }
         if clear { return .run(top.invocation, confidence: top.score) }
         let options = all.prefix(3).filter { (try? $0.invocation.resolved()) != nil }.map(\.invocation)
         return .ask(Clarification(question: Self.question(for: top.invocation), options: options))
@@ -187,10 +197,76 @@ public struct IntentUnderstanding: Sendable {
               let r = Range(m.range, in: t), r.upperBound < t.endIndex {
             t = String(t[r.upperBound...])
         }
-        let trailers = try! NSRegularExpression(pattern: #"[,\s]+(?:please|for me|thanks|thank you)$"#, options: [.caseInsensitive])
+        let trailers = try! NSRegularExpression(pattern: #"[,\s]+(?:please|pls|plz|for me|thanks|thank you|thx|ty)$"#, options: [.caseInsensitive])
         if let m = trailers.firstMatch(in: t, range: NSRange(t.startIndex..., in: t)), let r = Range(m.range, in: t) {
             t = String(t[..<r.lowerBound])
         }
         return t.trimmingCharacters(in: .whitespaces)
+    }
+}
+
+/// The names a person's store holds, to check a state-changing reading against before it runs: "study charts" names
+/// no curriculum, "pin s999" no memory, so Engram asks instead of failing or guessing.
+public struct KnownNames: Sendable {
+    public var curricula: [(id: String, title: String)]
+    public var topics: [(id: String, title: String, curriculumID: String)]
+    public var memoryExists: @Sendable (String) -> Bool
+
+    public init(curricula: [(id: String, title: String)], topics: [(id: String, title: String, curriculumID: String)],
+                memoryExists: @escaping @Sendable (String) -> Bool) {
+        self.curricula = curricula
+        self.topics = topics
+        self.memoryExists = memoryExists
+    }
+
+    /// The names in `store`, read now (curricula and topics are few; memories are looked up one at a time).
+    public init(store: Store) throws {
+        curricula = try store.curricula().map { ($0.id, $0.title) }
+        topics = try store.allTopics().map { ($0.id, $0.title, $0.curriculumID) }
+        memoryExists = { id in ((try? store.memory(id: id)) ?? nil) != nil }
+    }
+
+    enum Verdict {
+        case fine(IntentInvocation)
+        case ask(Clarification)
+    }
+
+    /// The curriculum ids `text` names, by `Resolve`'s rule (an id, a title, or words of one).
+    func curricula(named text: String) -> [String] { Resolve.ids(text, among: curricula.map { ($0.id, $0.title) }) }
+
+    func topics(named text: String, in curriculumID: String?) -> [String] {
+        Resolve.ids(text, among: topics.filter { curriculumID == nil || $0.curriculumID == curriculumID }.map { ($0.id, $0.title) })
+    }
+
+    /// Whether `invocation`'s names exist; a topic and curriculum said the other way round are put right.
+    func check(_ invocation: IntentInvocation) -> Verdict {
+        var inv = invocation
+        if let c = inv.arguments["curriculum"], !c.isEmpty {
+            var found = curricula(named: c)
+            if found.count != 1, let t = inv.arguments["topic"], !t.isEmpty, curricula(named: t).count == 1 {
+                // "study Sendable from Swift Concurrency" read the other way round.
+                inv.arguments["curriculum"] = t
+                inv.arguments["topic"] = c
+                found = curricula(named: t)
+            }
+            guard found.count == 1 else {
+                let options = curricula.prefix(5).map { IntentInvocation(inv.name, ["curriculum": $0.id]) }
+                let known = curricula.map(\.title).joined(separator: ", ")
+                return .ask(Clarification(question: "Which curriculum? “\(c)” is not one of yours" + (known.isEmpty ? "." : " (\(known))."),
+                                          options: Array(options), intent: inv.name))
+            }
+            if let t = inv.arguments["topic"], !t.isEmpty, topics(named: t, in: found[0]).count != 1 {
+                var without = inv
+                without.arguments["topic"] = nil
+                return .ask(Clarification(question: "“\(t)” is not a topic of \(c). \(IntentUnderstanding.question(for: without))",
+                                          options: [without], intent: inv.name))
+            }
+        }
+        if let m = inv.arguments["memory"], !m.isEmpty, !memoryExists(m) {
+            var c = Clarification(question: "Which memory? There is no memory “\(m)”.", options: [], missing: "memory", intent: inv.name)
+            c.given = inv.arguments.filter { $0.key != "memory" && !$0.value.isEmpty }
+            return .ask(c)
+        }
+        return .fine(inv)
     }
 }
