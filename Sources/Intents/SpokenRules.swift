@@ -45,6 +45,7 @@ enum SpokenRules {
                 }
             }
             if let type = args["type"]?.lowercased() { args["type"] = SpokenRules.typeWords[type] ?? type }
+            if let r = args["range"]?.lowercased() { args["range"] = ["7 days": "week", "30 days": "month"][r] ?? r }
             if let n = args["limit"] { args["limit"] = SpokenRules.number(n) }
             if let n = args["depth"] { args["depth"] = SpokenRules.number(n) }
             if let f = args["format"]?.lowercased() { args["format"] = f == "md" ? "markdown" : f }
@@ -75,7 +76,7 @@ enum SpokenRules {
     }
 
     // Pieces the patterns share.
-    static let range = #"(?:[,\s]+(?:for me[,\s]+)?(?:just\s+)?(?:for|from|over|in|during)?\s*(?:the\s+past\s+|the\s+last\s+|the\s+|this\s+|past\s+|last\s+)?(?:(?<range>today|week|month|year)|(?<rangeAll>all[- ]?time|since i (?:started|began)|ever|so far|overall|in total))(?:'s)?(?:\s+(?:stuff|notes))?)?"#
+    static let range = #"(?:[,\s]+(?:for me[,\s]+)?(?:just\s+)?(?:for|from|over|in|during)?\s*(?:the\s+past\s+|the\s+last\s+|the\s+|this\s+|past\s+|last\s+)?(?:(?<range>today|week|month|year|7 days|30 days)|(?<rangeAll>all[- ]?time|since i (?:started|began)|ever|so far|overall|in total))(?:'s)?(?:\s+(?:stuff|notes))?)?"#
     static let question = #"^(?:what|when|where|how|who|which|did|do|does|is|are|was|were|have|has|any)\b|\?$"#
     static let notes = #"(?:my\s+)?(?:notes?|memories|memory|stuff|things|everything|anything|something)"#
 
@@ -84,7 +85,7 @@ enum SpokenRules {
     /// How far a graph goes: "three links deep", "go 4 levels out", "just the direct links".
     static let depth = #"(?:.*?\b(?:(?<depth>\d+|one|two|three|four|five) (?:links?|levels?|hops?|steps?)(?: deep| out| away)?|just the (?<direct>direct) links))?"#
     /// A format and a place for an export: "as JSON", "in markdown", "to ~/Documents/progress.json".
-    static let exportTo = #"(?=(?:.*?(?<![./\w])(?<format>json|markdown|md)\b(?![./]))?)(?=(?:.*?\b(?:to|in|into)\s+(?<path>[~/][^\s,]*))?)"#
+    static let exportTo = #"(?=(?:.*?(?<![./\w])(?<format>json|markdown|md)\b(?![./]))?)(?=(?:.*?(?:\b(?:to|in|into)\s+|\s)(?<path>[~/][^\s,]*))?)"#
     /// A curriculum and where in it to start: "rust ownership starting at borrowing", "swift, topic actors".
     static let studyTarget = #"(?<curriculum>.+?)(?:,?\s+(?:starting (?:at|from|with)|from|at|topic)\s+(?:the\s+)?(?<topic>.+?)(?:\s+topic)?)?(?:\s+(?:for a (?:bit|while)|now|today|again))?"#
 
@@ -93,10 +94,10 @@ enum SpokenRules {
         // captures first, so "save this quote: …" is a quote and "remember to …" a task.
         rule(.storeMemory, 0.95, #"^(?:remind me to|remember to|don'?t let me forget to|i need to remember to|add (?:a )?task|todo|to-do|task)\s*[:,]?\s+(?<content>.+)$"#, ["type": "task"]),
         rule(.storeMemory, 0.95, #"^put (?<content>.+?) on (?:my|the) (?:to-?do|task) list$"#, ["type": "task"]),
-        rule(.storeMemory, 0.95, #"^(?:i (?:just )?had an idea|i have an idea|here'?s an idea|new idea|an idea|idea)\s*[:,;—-]?\s+(?<content>.+)$"#, ["type": "idea"]),
+        rule(.storeMemory, 0.96, #"^(?:i (?:just )?had an idea|i have an idea|here'?s an idea|new idea|an idea|idea|(?:capture|save|store|note|jot down|remember) (?:an |this |my )?idea)\s*[:,;—-]?\s+(?<content>.+)$"#, ["type": "idea"]),
         rule(.storeMemory, 0.95, #"^(?:i (?:just )?learned|today i learned|i found out|learned|til)(?:\s+today)?(?:\s+that)?\s*[:,]?\s+(?<content>.+)$"#, ["type": "learning"]),
-        rule(.storeMemory, 0.95, #"^(?:quote of the day|save (?:a |this )?quote|here'?s a quote|quote)\s*[:,;—-]?\s+(?<content>.+)$"#, ["type": "quote"]),
-        rule(.storeMemory, 0.95, #"^(?:note to self|make a note|take a note|add a note|add to my notes|for the record|jot(?: this| it)? down|write(?: this| it)? down|keep in mind|remember|save(?: this)?|note|log)(?:\s+(?:that|this))?\s*[:,;—-]?\s+(?<content>.+)$"#,
+        rule(.storeMemory, 0.96, #"^(?:quote of the day|(?:save|remember|store|capture|keep) (?:a |this )?quote|here'?s a quote|quote)\s*[:,;—-]?\s+(?<content>.+)$"#, ["type": "quote"]),
+        rule(.storeMemory, 0.95, #"^(?:note to self|make a note|take a note|add a note|add to my notes|for the record|jot(?: this| it)? down|write(?: this| it)? down|keep in mind|keep this in mind|remember|remeber|rember|save(?: this)?|store(?: this)?|capture(?: this)?|save a note|store a note|note|log(?=\s*[:—-]|\s+that\b))(?:\s+(?:that|this))?\s*[:,;—-]?\s+(?:a note\s+(?:that\s+)?|note\s*:\s*)?(?<content>.+)$"#,
              unless: #"^(?:remember|note)\s+(?:what|when|where|how|who|whether|if|anything|something)\b|\bprogress\b|^note \d+\b"#),
         rule(.storeMemory, 0.95, #"^(?:don'?t let me forget|i need to remember|i want to remember|i should remember|make sure i remember)(?:\s+that)?\s+(?<content>.+)$"#),
         // A capture announced but not said: ask what.
@@ -124,6 +125,7 @@ enum SpokenRules {
         // ShowConnections.
         rule(.showConnections, 0.95, #"(?:connections?|connected|linked|links|link graph|graph|map out|visuali[sz]e|hooked up)\b.*?\b"# + memoryRef + depth),
         rule(.showConnections, 0.95, #"\b"# + memoryRef + #"\b.*\b(?:connected|linked|connections|links|hooked up)\b"# + depth),
+        rule(.showConnections, 0.95, #"^(?:what|how)(?:'s| is| does)\s+(?:(?:memory|note|item)\s+)?(?<memory>[\w-]*\d[\w-]*)\s+(?:linked|connected|hooked up|link)\b"# + depth),
         rule(.showConnections, 0.95, #"\b(?:connections?|connected|linked|links|link graph|graph(?: view)?|network|link web|web|map)\b(?:\s+\w+)?\s+(?:for|of|around|to|from|with)\s+(?<memory>[\w-]*\d[\w-]*)\b"# + depth),
         rule(.showConnections, 0.9, #"^(?:show|graph|map)(?: me)?(?: the)? (?:connections|links|link graph)$"#),
 
@@ -177,22 +179,30 @@ enum SpokenRules {
         rule(.showAnalytics, 0.96, #"^all-?time (?:study time|stats|analytics)$"#, ["range": "all"]),
 
         // ShowHistory: which sessions.
-        rule(.showHistory, 0.95, #"^(?:what sessions did i (?:do|have)|what have i been studying(?: lately| recently)?|when did i (?:last )?study|what did i study(?: yesterday| lately| recently)?|(?:show(?: me)?|list|pull up|get)?\s*(?:my |the )?(?:last |past |recent |previous )?(?:(?<limit>\d+|one|two|three|four|five|ten|twenty) )?(?:study |learning )?(?:sessions|history|session log)|session history|my (?:past |previous )?sessions)$"#),
+        rule(.showHistory, 0.95, #"^(?:what sessions did i (?:do|have)|what have i been studying(?: lately| recently)?|when did i (?:last )?study|what did i study(?: yesterday| lately| recently)?|(?:show(?: me)?|list|pull up|get)?\s*(?:my |the )?(?:last |past |recent |previous )?(?:(?<limit>\d+|one|two|three|four|five|ten|twenty) )?(?:study |learning )?(?:sessions|history|session log)|session history|my (?:past |previous |recent |last )?(?:study |learning )?sessions|(?:what|which) (?:study )?sessions (?:did|have) i (?:do|done|had|have|finished)(?: lately| recently)?)$"#),
 
         // RelatedMemories: memories alike (not the link graph).
         rule(.relatedMemories, 0.95, #"^(?:what(?:'s| is| else is) (?:related|similar) to|(?:show|find|give|get)(?: me)? (?:(?<limit>\d+|three|five|ten) )?(?:memories|notes|things|stuff) (?:related to|like|similar to)|(?:more|anything|something|memories|notes) (?:like|similar to|related to)|related to|similar to)\s+(?:(?:memory|note|number|item)\s+)?(?<memory>[\w-]+)$"#),
+        rule(.relatedMemories, 0.95, #"^(?:find|show|give|get|list)(?: me)?(?: the)?(?: top)?\s+(?:(?<limit>\d+|three|five|ten)\s+)?(?:similar|related)(?:\s+(?:memories|notes|ones|things))?\s+(?:to|for|like|of)\s+(?:(?:memory|note|item)\s+)?(?<memory>[\w-]*\d[\w-]*)(?:,?\s+(?:top|max|just|at most)\s+(?<limit2>\d+))?$"#),
+        rule(.relatedMemories, 0.95, #"^(?:related (?:notes|memories) (?:for|of|to)|(?:which|what) (?:memories|notes) resemble|what else do i have (?:that'?s )?like)\s+(?:(?:memory|note|item)\s+)?(?<memory>[\w-]*\d[\w-]*)$"#),
         rule(.relatedMemories, 0.95, #"^(?:what else is like|find (?:ones|more) like)\s+(?:(?:memory|note|number|item)\s+)?(?<memory>[\w-]+)$"#),
 
         // TagMemory.
         rule(.tagMemory, 0.95, #"^(?:tag|label)\s+(?:(?:memory|note|number|item)\s+)?(?<memory>[\w-]+)\s+(?:with|as)\s+(?<add>.+)$"#),
         rule(.tagMemory, 0.95, #"^add (?:the )?(?:tags?|labels?)\s+(?<add>.+?)\s+to\s+(?:(?:memory|note|number|item)\s+)?(?<memory>[\w-]+)$"#),
         rule(.tagMemory, 0.95, #"^(?:remove|drop|take off|take away) (?:the )?(?:tags?|labels?)\s+(?<remove>.+?)\s+(?:from|on|off)\s+(?:(?:memory|note|number|item)\s+)?(?<memory>[\w-]+)$"#),
+        rule(.tagMemory, 0.9, #"^(?:tag|label)\s+(?:(?:memory|note|item)\s+)?(?<memory>[\w-]*\d[\w-]*)\s+(?<add>[\w-]+(?:(?:,\s*|\s+and\s+|\s+)[\w-]+)*)$"#),
+        rule(.tagMemory, 0.95, #"^(?:put|add|stick) (?:an? |the )?(?<add>[\w-]+) (?:tag|label) (?:on|to)\s+(?:(?:memory|note|item)\s+)?(?<memory>[\w-]*\d[\w-]*)$"#),
+        rule(.tagMemory, 0.95, #"^(?:take off|remove|drop) (?:an? |the )?(?<remove>[\w-]+) (?:tag|label) (?:on|from|off)\s+(?:(?:memory|note|item)\s+)?(?<memory>[\w-]*\d[\w-]*)$"#),
+        rule(.tagMemory, 0.95, #"^(?:(?:memory|note|item)\s+)?(?<memory>[\w-]*\d[\w-]*):?\s+add (?:the )?(?:tags?|labels?)\s+(?<add>.+?)(?:,?\s+(?:and\s+)?(?:drop|remove|take off)\s+(?:the\s+)?(?:tags?|labels?)\s+(?<remove>.+))?$"#),
         rule(.tagMemory, 0.95, #"^untag\s+(?:(?:memory|note|number|item)\s+)?(?<memory>[\w-]+)\s+(?:from\s+)?(?<remove>.+)$"#),
 
         // PinMemory.
         rule(.pinMemory, 0.95, #"^(?:pin|star)\s+(?:(?:memory|note|number|item)\s+)?(?<memory>[\w-]+)(?:\s+(?:so it never fades|forever|for good|to the top))?$"#),
         rule(.pinMemory, 0.95, #"^(?:unpin|unstar)\s+(?:(?:memory|note|number|item)\s+)?(?<memory>[\w-]+)$|^let\s+(?:(?:memory|note|number|item)\s+)?(?<memory2>[\w-]+)\s+fade(?: again)?$"#, ["pinned": "false"]),
         rule(.pinMemory, 0.95, #"^(?:(?:don'?t|never) let|keep|make sure)\s+(?:memory|note|number|item)\s+(?<memory>[\w-]+)\s+(?:fade|from fading|pinned|never fades)$"#),
+        rule(.pinMemory, 0.95, #"^(?:(?:don'?t|never) let|keep|make)\s+(?:(?:memory|note|item)\s+)?(?<memory>[\w-]*\d[\w-]*)\s+(?:fade|from fading|pinned|forever|permanent|never fade)"#),
+        rule(.pinMemory, 0.95, #"^(?:remove|take off|drop) (?:the )?pin (?:from|on|off)\s+(?:(?:memory|note|item)\s+)?(?<memory>[\w-]*\d[\w-]*)$|^(?:(?:memory|note|item)\s+)?(?<memory2>[\w-]*\d[\w-]*) (?:doesn'?t|does not|no longer) need(?:s)? to be pinned"#, ["pinned": "false"]),
 
         // ForgetMemory: read so Engram can say how, never run from words.
         rule(.forgetMemory, 0.95, #"^(?:forget|delete|erase|remove|wipe|get rid of)\s+(?:memory|note|number|item)\s+(?<memory>[\w-]+)(?:\s+for good|\s+forever|\s+completely)?$"#),

@@ -27,12 +27,14 @@ enum SpokenSlots {
     /// A time range said inside a subject: ", last 7 days", "over the last 30 days", "across all time", "this week".
     static let rangeInSubject = try! NSRegularExpression(pattern: #"[,\s]+(?:(?:over|across|from|for|in|during|within)\s+)?(?:the\s+)?(?:(?:past|last)\s+(?<n>\d+|seven|thirty|7|30|365)\s+days|(?:past|last|this)\s+(?<unit>week|month|year)|(?<today>today)|(?<all>all(?:[\s-]+time)|of all time|ever))\s*$"#, options: [.caseInsensitive])
     /// What people put before a subject: "anything mentioning", "what I captured on", "stuff about".
-    static let subjectLeadIn = try! NSRegularExpression(pattern: #"^(?:mentioning|that mentions?|what i'?ve got (?:on|about)|(?:everything|all|what) i(?:'ve| have)?(?<ever> ever)? (?:written|noted|wrote|saved|captured|learned|jotted down|kept) (?:about|on|regarding)|(?:anything|everything|something|stuff|notes?|memories)\s+(?:mentioning|that mentions?|about|on|regarding|related to)|what i (?:captured|noted|wrote|saved|jotted(?: down)?|learned|have) (?:on|about|regarding)|mentions of)\s+"#, options: [.caseInsensitive])
+    static let subjectLeadIn = try! NSRegularExpression(pattern: #"^(?:(?:the\s+)?(?:top\s+)?\d+\s+(?:memories|notes)\s+(?:mentioning|about|on)|memories\s*:|mentioning|that mentions?|what i'?ve got (?:on|about)|(?:everything|all|what) i(?:'ve| have)?(?<ever> ever)? (?:written|noted|wrote|saved|captured|learned|jotted down|kept) (?:about|on|regarding)|(?:anything|everything|something|stuff|notes?|memories)\s+(?:mentioning|that mentions?|about|on|regarding|related to)|what i (?:captured|noted|wrote|saved|jotted(?: down)?|learned|have) (?:on|about|regarding)|mentions of)\s+"#, options: [.caseInsensitive])
     /// "sendable in swift concurrency", "the subjunctive from spanish-b1".
     static let topicInCurriculum = try! NSRegularExpression(pattern: #"^(?:the\s+)?(.+?)\s+(?:in|from|of)\s+(?:the\s+|my\s+)?(.+)$"#, options: [.caseInsensitive])
     /// What is left of a range said after a subject ("across"), and words after a subject that are not it ("stuff").
+    static let contentLeadIn = try! NSRegularExpression(pattern: #"^(?:for me\s*[,:—-]\s*|a note\s*(?:that\s+|[:,—-]\s*)|(?:this )?quote\s*[:—-]\s*)"#, options: [.caseInsensitive])
+    static let limitInSubject = try! NSRegularExpression(pattern: #"[,\s]+(?:top|just|max|at most|only)\s+(?<n>\d+)\s*$"#, options: [.caseInsensitive])
     static let dangling = try! NSRegularExpression(pattern: #"\s+(?:across|over|for|from|in|during|within)$"#, options: [.caseInsensitive])
-    static let subjectWrappingEnd = try! NSRegularExpression(pattern: #"\s+(?:stuff|notes|things|memories)$"#, options: [.caseInsensitive])
+    static let subjectWrappingEnd = try! NSRegularExpression(pattern: #"\s+(?:stuff|notes|things|memories|in my (?:notes|memories)|in my)$"#, options: [.caseInsensitive])
     static let tagSeparators = CharacterSet(charactersIn: ",;")
     /// "swift concurrency, task groups", "swift concurrency on actors".
     static let curriculumThenTopic = try! NSRegularExpression(pattern: #"^(.+?)(?:,\s*|\s+on\s+(?:the\s+)?)(?!(?:a|the) (?:bit|while)\b)(.+?)(?:\s+topic)?$"#, options: [.caseInsensitive])
@@ -91,6 +93,12 @@ enum SpokenSlots {
                     args["includeRelated"] = "true"
                     v = String(v[..<r.lowerBound])
                 }
+                if p.name == "query", let m = limitInSubject.firstMatch(in: v, range: NSRange(v.startIndex..., in: v)), let r = Range(m.range, in: v),
+                   let n = Range(m.range(withName: "n"), in: v) {
+                    // "running training, top 5", "git, just 2".
+                    if args["limit"] == nil { args["limit"] = String(v[n]) }
+                    v = String(v[..<r.lowerBound])
+                }
                 if let m = subjectLeadIn.firstMatch(in: v, range: NSRange(v.startIndex..., in: v)), let r = Range(m.range, in: v) {
                     if m.range(withName: "ever").location != NSNotFound, def.parameter("range") != nil, args["range"] == nil { args["range"] = "all" }
                     v = String(v[r.upperBound...])
@@ -107,6 +115,17 @@ enum SpokenSlots {
                 v = SpokenRules.trimmed(v)
                 args[p.name] = v.isEmpty || pointers.contains(v.lowercased()) ? nil : v
             case .text where p.name == "content":
+                var value = value
+                // "store this for me, the key is …", "a note: …", "quote: "dum spiro spero"": the content is what follows.
+                while let m = contentLeadIn.firstMatch(in: value, range: NSRange(value.startIndex..., in: value)), m.range.length > 0,
+                      let r = Range(m.range, in: value), r.upperBound < value.endIndex {
+                    value = String(value[r.upperBound...])
+                }
+                for (open, close) in [("\"", "\""), ("“", "”"), ("'", "'"), ("«", "»")]
+                where value.count > 2 && value.hasPrefix(open) && value.hasSuffix(close) {
+                    value = String(value.dropFirst().dropLast())
+                }
+                args[p.name] = value
                 if pointers.contains(value.lowercased()) { args[p.name] = nil }
                 // "add a task to renew the cron job": the task is "renew the cron job".
                 if args["type"] == "task", value.lowercased().hasPrefix("to "), value.count > 3 { args[p.name] = String(value.dropFirst(3)) }
