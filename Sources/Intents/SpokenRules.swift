@@ -92,11 +92,12 @@ enum SpokenRules {
     static let all: [Rule] = [
         // StoreMemory: a capture says so up front; a question about the past is a search, not a capture. Typed
         // captures first, so "save this quote: …" is a quote and "remember to …" a task.
-        rule(.storeMemory, 0.95, #"^(?:remind me to|remember to|don'?t let me forget to|i need to remember to|add (?:a )?task|todo|to-do|task)\s*[:,]?\s+(?<content>.+)$"#, ["type": "task"]),
+        rule(.storeMemory, 0.95, #"^(?:remind me to|remember to|don'?t let me forget to|i need to remember to|add (?:a )?task|todo|to-do|task)\s*[:,]?\s+(?<content>.+)$"#, ["type": "task"],
+             unless: #"\b(?:at \d{1,2}(?::\d\d)?\s*(?:am|pm)?|at (?:noon|midnight)|tomorrow|tonight|this (?:evening|afternoon|morning)|in \d+ (?:min|minute|hour|day)s?|on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b"#),
         rule(.storeMemory, 0.95, #"^put (?<content>.+?) on (?:my|the) (?:to-?do|task) list$"#, ["type": "task"]),
         rule(.storeMemory, 0.96, #"^(?:i (?:just )?had an idea|i have an idea|here'?s an idea|new idea|an idea|idea|(?:capture|save|store|note|jot down|remember) (?:an |this |my )?idea)\s*[:,;—-]?\s+(?<content>.+)$"#, ["type": "idea"]),
         rule(.storeMemory, 0.95, #"^(?:i (?:just )?learned|today i learned|i found out|learned|til)(?:\s+today)?(?:\s+that)?\s*[:,]?\s+(?<content>.+)$"#, ["type": "learning"]),
-        rule(.storeMemory, 0.96, #"^(?:quote of the day|(?:save|remember|store|capture|keep) (?:a |this )?quote|here'?s a quote|quote)\s*[:,;—-]?\s+(?<content>.+)$"#, ["type": "quote"]),
+        rule(.storeMemory, 0.96, #"^(?:quote of the day|(?:save|remember|store|capture|keep) (?:a |this )?quote|here'?s a quote(?: (?:i (?:like|love)|for you|worth keeping))?|quote)\s*[:,;—-]?\s+(?<content>.+)$"#, ["type": "quote"]),
         rule(.storeMemory, 0.95, #"^(?:note to self|make a note|take a note|add a note|add to my notes|for the record|jot(?: this| it)? down|write(?: this| it)? down|keep in mind|keep this in mind|remember|remeber|rember|save(?: this)?|store(?: this)?|capture(?: this)?|save a note|store a note|note|log(?=\s*[:—-]|\s+that\b))(?:\s+(?:that|this))?\s*[:,;—-]?\s+(?:a note\s+(?:that\s+)?|note\s*:\s*)?(?<content>.+)$"#,
              unless: #"^(?:remember|note)\s+(?:what|when|where|how|who|whether|if|anything|something)\b|\bprogress\b|^note \d+\b"#),
         rule(.storeMemory, 0.95, #"^(?:don'?t let me forget|i need to remember|i want to remember|i should remember|make sure i remember)(?:\s+that)?\s+(?<content>.+)$"#),
@@ -119,22 +120,22 @@ enum SpokenRules {
 
         // SummarizeTopic: the topicless form first ("summarize this week" has no subject).
         rule(.summarizeTopic, 0.95, #"^(?:sum up|summari[sz]e|recap)(?:\s+(?:for\s+)?(?:the|this)\s+(?<range>today|week|month|year))?$"#),
-        rule(.summarizeTopic, 0.95, #"^(?:sum up|summari[sz]e|recap|brief me on|boil down|give me the gist of|the gist of|gist of|give me a (?:summary|recap|rundown|overview) of|(?:a )?(?:quick )?(?:summary|recap|rundown|overview) of|key takeaways (?:on|from|about)|what are (?:the|my) key takeaways (?:on|from|about)|what (?:did|have) i (?:learn|learned|pick up|picked up) about|tl;?dr (?:of|on))\s+(?:(?:what|everything|all) i(?:'ve| have)? (?:learned|written|noted|wrote|saved|know) (?:about|on)\s+)?(?:my\s+)?(?:notes (?:on|about)\s+)?(?<topic>.+?)(?:\s+notes)?(?:\s+so far)?"# + range + #"$"#,
+        rule(.summarizeTopic, 0.95, #"^(?:sum up|summari[sz]e|recap|brief me on|boil down|give me the gist of|the gist of|gist of|give me a (?:summary|recap|rundown|overview) of|(?:a )?(?:quick |brief )?(?:summary|recap|rundown|overview)(?: of|\s*:)|key takeaways (?:on|from|about)|what are (?:the|my) key takeaways (?:on|from|about)|what (?:did|have) i (?:learn|learned|pick up|picked up) about|tl;?dr (?:of|on))\s+(?:(?:what|everything|all) i(?:'ve| have)? (?:learned|written|noted|wrote|saved|know) (?:about|on)\s+)?(?:my\s+)?(?:notes (?:on|about)\s+)?(?<topic>.+?)(?:\s+notes)?(?:\s+so far)?"# + range + #"$"#,
              unless: #"\b(?:this|that) (?:article|page|email|video|document|pdf)\b"#),
 
         // ShowConnections.
         rule(.showConnections, 0.95, #"(?:connections?|connected|linked|links|link graph|graph|map out|visuali[sz]e|hooked up)\b.*?\b"# + memoryRef + depth),
         rule(.showConnections, 0.95, #"\b"# + memoryRef + #"\b.*\b(?:connected|linked|connections|links|hooked up)\b"# + depth),
         rule(.showConnections, 0.95, #"^(?:what|how)(?:'s| is| does)\s+(?:(?:memory|note|item)\s+)?(?<memory>[\w-]*\d[\w-]*)\s+(?:linked|connected|hooked up|link)\b"# + depth),
-        rule(.showConnections, 0.95, #"\b(?:connections?|connected|linked|links|link graph|graph(?: view)?|network|link web|web|map)\b(?:\s+\w+)?\s+(?:for|of|around|to|from|with)\s+(?<memory>[\w-]*\d[\w-]*)\b"# + depth),
+        rule(.showConnections, 0.95, #"\b(?:connections?|connected|linked|links|link graph|graph(?: view)?|network|link web|web|map)\b(?:\s+\w+){0,2}?\s+(?:for|of|around|to|from|with)\s+(?<memory>[\w-]*\d[\w-]*)\b"# + depth),
         rule(.showConnections, 0.9, #"^(?:show|graph|map)(?: me)?(?: the)? (?:connections|links|link graph)$"#),
 
         // DailyReview.
-        rule(.dailyReview, 0.95, #"^(?:what should i review(?: today)?|quiz me|test me|what'?s due(?: for review)?(?: today)?|what is due(?: for review)?|(?:let'?s )?(?:start|begin|do|time for|run) (?:my |the |a )?(?:quick )?(?:daily )?review|daily review|review time|run through what i need to refresh(?: today)?|what do i need to (?:review|refresh)(?: today)?|what'?s fading|what am i (?:about|going) to forget|go over my (?:weakest|fading) (?:memories|notes)|(?:which|what) (?:notes|memories) are (?:fading|about to fade)|(?:show me |list |give me )?(?:the |my )?(?:memories|notes) (?:i'?m|i am) (?:about|going) to forget)$"#),
+        rule(.dailyReview, 0.95, #"^(?:what should i review(?: today)?|quiz me|test me|what'?s due(?: for review)?(?: today)?|what is due(?: for review)?|(?:let'?s )?(?:start|begin|do|time for|run) (?:my |the |a )?(?:quick )?(?:daily )?review|daily review|review time|run through what i need to refresh(?: today)?|what do i need to (?:review|refresh)(?: today)?|what'?s fading|what am i (?:about|going) to forget|go over my (?:weakest|fading) (?:memories|notes)|(?:which|what) (?:notes|memories) are (?:fading|about to fade)|(?:show me |list |give me )?(?:the |my )?(?:memories|notes) (?:i'?m|i am) (?:about|going) to forget|(?:show me |list |give me )?(?:the |my )?(?:memories|notes) (?:that are |which are )?(?:close to|about to|near|nearly) fad(?:e|ing))$"#),
         rule(.dailyReview, 0.95, #"^(?:review|(?:let'?s )?do a (?:quick )?review of|(?:give me )?(?:the )?top) (?<limit>\d+|\w+) (?:memories|notes|things|items|cards)(?: to review)?$"#),
 
         // MemoryStats.
-        rule(.memoryStats, 0.95, #"^(?:how am i doing|how many (?:notes|memories|things|items)\b.*|(?:show|give|tell)(?: me)? (?:my )?(?:memory )?(?:stats|statistics|numbers)(?: on my (?:memories|notes))?|give me the numbers(?: on my (?:memories|notes))?|(?:memory |my |quick )?stats|statistics|numbers|how big is my (?:memory|memory bank|collection)|what'?s the tally(?: on my (?:notes|memories))?|(?:give me |what'?s )?(?:a |the )?(?:count|total) of (?:my )?(?:notes|memories))$"#,
+        rule(.memoryStats, 0.95, #"^(?:how am i doing|how many (?:notes|memories|things|items)\b.*|(?:show|give|tell)(?: me)? (?:my )?(?:memory )?(?:stats|statistics|numbers)(?: on my (?:memories|notes))?|give me the numbers(?: on my (?:memories|notes))?|(?:memory |my |quick )?stats|statistics|numbers|how big is my (?:memory|memory bank|collection)|what'?s the tally(?: on my (?:notes|memories))?|(?:give me |what'?s )?(?:a |the )?(?:count|total) of (?:my )?(?:notes|memories)|(?:an? )?overview of my memor(?:y|ies)(?: collection| bank)?(?:\s*:.*)?)$"#,
              unless: #"\b(?:stud(?:y|ied)|learning|hours?|minutes?|sessions?)\b"#),
 
         // StartSession: a curriculum to study.
@@ -164,7 +165,7 @@ enum SpokenRules {
         // OpenCurriculum.
         rule(.openCurriculum, 0.95, #"^(?:how far am i (?:in|with|along in|along with|through)|how close am i to finishing|what'?s left in|what is left in|show(?: me)? my progress (?:on|in|with)|where am i in|(?:what|list the|show(?: me)? the) topics (?:are )?in)\s+(?<curriculum>.+?)$"#),
         rule(.openCurriculum, 0.95, #"^how much of (?<curriculum>.+?) (?:have i|did i) (?:finished|finish|done|completed)$"#),
-        rule(.openCurriculum, 0.95, #"^(?:open|show|take me to|go to|pull up)(?: me)?(?: the| my)? (?:curriculum|course)(?: for| on| called)? (?<curriculum>.+)$|^(?:open|show|take me to|go to|pull up)(?: me)?(?: the| my)? (?<curriculum2>.+?) (?:curriculum|course)$"#),
+        rule(.openCurriculum, 0.95, #"^(?:open|show|take me to|go to|pull up|let me see)(?: me)?(?: the| my)? (?:curriculum|course)(?: for| on| called)? (?<curriculum>.+)$|^(?:open|show|take me to|go to|pull up|let me see)(?: me)?(?: the| my)? (?<curriculum2>.+?) (?:curriculum|course|overview|syllabus)$"#),
         rule(.openCurriculum, 0.55, #"^open (?:the )?(?<curriculum>.+)$"#, unless: #"\b(?:topic|lesson|chapter|curriculum|course)\b"#),
         rule(.openCurriculum, 0.95, #"^(?:open|show)(?: the| a| my)? (?:curriculum|course)$"#),
 
@@ -184,7 +185,7 @@ enum SpokenRules {
         // RelatedMemories: memories alike (not the link graph).
         rule(.relatedMemories, 0.95, #"^(?:what(?:'s| is| else is) (?:related|similar) to|(?:show|find|give|get)(?: me)? (?:(?<limit>\d+|three|five|ten) )?(?:memories|notes|things|stuff) (?:related to|like|similar to)|(?:more|anything|something|memories|notes) (?:like|similar to|related to)|related to|similar to)\s+(?:(?:memory|note|number|item)\s+)?(?<memory>[\w-]+)$"#),
         rule(.relatedMemories, 0.95, #"^(?:find|show|give|get|list)(?: me)?(?: the)?(?: top)?\s+(?:(?<limit>\d+|three|five|ten)\s+)?(?:similar|related)(?:\s+(?:memories|notes|ones|things))?\s+(?:to|for|like|of)\s+(?:(?:memory|note|item)\s+)?(?<memory>[\w-]*\d[\w-]*)(?:,?\s+(?:top|max|just|at most)\s+(?<limit2>\d+))?$"#),
-        rule(.relatedMemories, 0.95, #"^(?:related (?:notes|memories) (?:for|of|to)|(?:which|what) (?:memories|notes) resemble|what else do i have (?:that'?s )?like)\s+(?:(?:memory|note|item)\s+)?(?<memory>[\w-]*\d[\w-]*)$"#),
+        rule(.relatedMemories, 0.95, #"^(?:related (?:notes|memories) (?:for|of|to)|(?:which|what) (?:memories|notes) resemble|(?:find|show|get|give)(?: me)? (?:stuff|memories|notes|things) (?:close|similar) in meaning to|what else do i have (?:that'?s )?like)\s+(?:(?:memory|note|item)\s+)?(?<memory>[\w-]*\d[\w-]*)$"#),
         rule(.relatedMemories, 0.95, #"^(?:what else is like|find (?:ones|more) like)\s+(?:(?:memory|note|number|item)\s+)?(?<memory>[\w-]+)$"#),
 
         // TagMemory.
@@ -199,7 +200,7 @@ enum SpokenRules {
 
         // PinMemory.
         rule(.pinMemory, 0.95, #"^(?:pin|star)\s+(?:(?:memory|note|number|item)\s+)?(?<memory>[\w-]+)(?:\s+(?:so it never fades|forever|for good|to the top))?$"#),
-        rule(.pinMemory, 0.95, #"^(?:unpin|unstar)\s+(?:(?:memory|note|number|item)\s+)?(?<memory>[\w-]+)$|^let\s+(?:(?:memory|note|number|item)\s+)?(?<memory2>[\w-]+)\s+fade(?: again)?$"#, ["pinned": "false"]),
+        rule(.pinMemory, 0.95, #"^(?:unpin|unstar)\s+(?:(?:memory|note|number|item)\s+)?(?<memory>[\w-]+)$|^let\s+(?:(?:memory|note|number|item)\s+)?(?<memory2>[\w-]+)\s+fade(?: normally| like the rest| as usual)?(?: again)?$"#, ["pinned": "false"]),
         rule(.pinMemory, 0.95, #"^(?:(?:don'?t|never) let|keep|make sure)\s+(?:memory|note|number|item)\s+(?<memory>[\w-]+)\s+(?:fade|from fading|pinned|never fades)$"#),
         rule(.pinMemory, 0.95, #"^(?:(?:don'?t|never) let|keep|make)\s+(?:(?:memory|note|item)\s+)?(?<memory>[\w-]*\d[\w-]*)\s+(?:fade|from fading|pinned|forever|permanent|never fade)"#),
         rule(.pinMemory, 0.95, #"^(?:remove|take off|drop) (?:the )?pin (?:from|on|off)\s+(?:(?:memory|note|item)\s+)?(?<memory>[\w-]*\d[\w-]*)$|^(?:(?:memory|note|item)\s+)?(?<memory2>[\w-]*\d[\w-]*) (?:doesn'?t|does not|no longer) need(?:s)? to be pinned"#, ["pinned": "false"]),

@@ -27,14 +27,14 @@ enum SpokenSlots {
     /// A time range said inside a subject: ", last 7 days", "over the last 30 days", "across all time", "this week".
     static let rangeInSubject = try! NSRegularExpression(pattern: #"[,\s]+(?:(?:over|across|from|for|in|during|within)\s+)?(?:the\s+)?(?:(?:past|last)\s+(?<n>\d+|seven|thirty|7|30|365)\s+days|(?:past|last|this)\s+(?<unit>week|month|year)|(?<today>today)|(?<all>all(?:[\s-]+time)|of all time|ever))\s*$"#, options: [.caseInsensitive])
     /// What people put before a subject: "anything mentioning", "what I captured on", "stuff about".
-    static let subjectLeadIn = try! NSRegularExpression(pattern: #"^(?:(?:the\s+)?(?:top\s+)?\d+\s+(?:memories|notes)\s+(?:mentioning|about|on)|memories\s*:|mentioning|that mentions?|what i'?ve got (?:on|about)|(?:everything|all|what) i(?:'ve| have)?(?<ever> ever)? (?:written|noted|wrote|saved|captured|learned|jotted down|kept) (?:about|on|regarding)|(?:anything|everything|something|stuff|notes?|memories)\s+(?:mentioning|that mentions?|about|on|regarding|related to)|what i (?:captured|noted|wrote|saved|jotted(?: down)?|learned|have) (?:on|about|regarding)|mentions of)\s+"#, options: [.caseInsensitive])
+    static let subjectLeadIn = try! NSRegularExpression(pattern: #"^(?:(?<allTime>all[- ]time) (?:notes?|memories|stuff) (?:about|on)|(?:the\s+)?(?:top\s+)?\d+\s+(?:memories|notes)\s+(?:mentioning|about|on)|memories\s*:|mentioning|that mentions?|what i'?ve got (?:on|about)|(?:everything|all|what) i(?:'ve| have)?(?<ever> ever)? (?:written|noted|wrote|saved|captured|learned|jotted down|kept) (?:about|on|regarding)|(?:anything|everything|something|stuff|notes?|memories)\s+(?:mentioning|that mentions?|about|on|regarding|related to)|what i (?:captured|noted|wrote|saved|jotted(?: down)?|learned|have) (?:on|about|regarding)|mentions of)\s+"#, options: [.caseInsensitive])
     /// "sendable in swift concurrency", "the subjunctive from spanish-b1".
     static let topicInCurriculum = try! NSRegularExpression(pattern: #"^(?:the\s+)?(.+?)\s+(?:in|from|of)\s+(?:the\s+|my\s+)?(.+)$"#, options: [.caseInsensitive])
     /// What is left of a range said after a subject ("across"), and words after a subject that are not it ("stuff").
     static let contentLeadIn = try! NSRegularExpression(pattern: #"^(?:for me\s*[,:—-]\s*|a note\s*(?:that\s+|[:,—-]\s*)|(?:this )?quote\s*[:—-]\s*)"#, options: [.caseInsensitive])
     static let limitInSubject = try! NSRegularExpression(pattern: #"[,\s]+(?:top|just|max|at most|only)\s+(?<n>\d+)\s*$"#, options: [.caseInsensitive])
     static let dangling = try! NSRegularExpression(pattern: #"\s+(?:across|over|for|from|in|during|within)$"#, options: [.caseInsensitive])
-    static let subjectWrappingEnd = try! NSRegularExpression(pattern: #"\s+(?:stuff|notes|things|memories|in my (?:notes|memories)|in my)$"#, options: [.caseInsensitive])
+    static let subjectWrappingEnd = try! NSRegularExpression(pattern: #"\s+(?:stuff|notes|things|memories|in my (?:notes|memories)|in my)(?:\s+for me)?(?:,\s*just the (?:key points|highlights|gist|main points))?$|,\s*just the (?:key points|highlights|gist|main points)$"#, options: [.caseInsensitive])
     static let tagSeparators = CharacterSet(charactersIn: ",;")
     /// "swift concurrency, task groups", "swift concurrency on actors".
     static let curriculumThenTopic = try! NSRegularExpression(pattern: #"^(.+?)(?:,\s*|\s+on\s+(?:the\s+)?)(?!(?:a|the) (?:bit|while)\b)(.+?)(?:\s+topic)?$"#, options: [.caseInsensitive])
@@ -100,7 +100,7 @@ enum SpokenSlots {
                     v = String(v[..<r.lowerBound])
                 }
                 if let m = subjectLeadIn.firstMatch(in: v, range: NSRange(v.startIndex..., in: v)), let r = Range(m.range, in: v) {
-                    if m.range(withName: "ever").location != NSNotFound, def.parameter("range") != nil, args["range"] == nil { args["range"] = "all" }
+                    if m.range(withName: "ever").location != NSNotFound || m.range(withName: "allTime").location != NSNotFound, def.parameter("range") != nil, args["range"] == nil { args["range"] = "all" }
                     v = String(v[r.upperBound...])
                 }
                 // "my GNOME stuff": the subject is "GNOME"; "summarize actors across all time": "actors".

@@ -70,7 +70,7 @@ public struct IntentUnderstanding: Sendable {
     /// A template of the catalog or the person's config, matched whole.
     static let templateScore = 0.9
     /// Requests for something Engram does not do, whatever words they share with its intents.
-    static let elsewhere = try! NSRegularExpression(pattern: #"\b(?:the web|online|on google|the internet|wikipedia|youtube|reddit|amazon|stack overflow|weather|music|translate|calendar|inbox|e-?mails?|downloads?|podcast|playlist)\b|\b(?:this|that) (?:article|page|web ?page|email|video|document|pdf|link|tab)\b"#, options: [.caseInsensitive])
+    static let elsewhere = try! NSRegularExpression(pattern: #"\b(?:the web|online|on google|the internet|wikipedia|youtube|reddit|amazon|stack overflow|weather|music|translate|calendar|inbox|e-?mails?|downloads?|playlist)\b|\b(?:this|that) (?:article|page|web ?page|email|video|document|pdf|link|tab)\b"#, options: [.caseInsensitive])
 
     let matcher: PhraseMatcher
     /// What the person's store holds: a state-changing reading must name things that exist before it runs.

@@ -168,6 +168,33 @@ extension Store {
         }
     }
 
+    /// Replaces a memory's text (an edit in place): checked as a capture is, written through the outbox so the
+    /// index and the vectors follow, and to the sync log so other devices get it (a concurrent edit elsewhere is kept
+    /// as a revision, never lost). Returns the memory as stored.
+    @discardableResult
+    public func edit(id: String, content: String) throws -> Memory {
+        guard !content.allSatisfy({ $0.isWhitespace }) else {
+            throw EngramError.invalidInput("the text is empty; to remove the memory, forget it")
+        }
+        guard content.utf8.count <= Store.maxContentBytes else {
+            throw EngramError.invalidInput("the text is \(content.utf8.count / 1024) KiB; Engram keeps notes up to \(Store.maxContentBytes / 1024 / 1024) MiB")
+        }
+        try TextInput.requireNoNUL(content, what: "the text")
+        let now = clock()
+        return try write("save the edit") { db in
+            guard var m = try Memory.fetchOne(db, key: id) else { throw EngramError.notFound("no memory with id '\(id)'") }
+            guard m.content != content else { return m }
+            m.content = content
+            m.updated = now
+            try m.update(db)
+            // The old text's vector no longer says what the memory means: the meaning pass embeds it again.
+            try db.execute(sql: "DELETE FROM vector WHERE kind = 'memory' AND itemID = ?", arguments: [id])
+            try Store.enqueue(db, .memory, id, at: now)
+            try SyncLog.record(db, at: now) { r in try r.set(.memory, m, only: ["content", "updated"]) }
+            return m
+        }
+    }
+
     /// Pins or unpins a memory: pinned memories never fade from search.
     @discardableResult
     public func setPinned(id: String, _ pinned: Bool) throws -> Memory {
