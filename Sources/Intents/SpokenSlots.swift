@@ -31,7 +31,12 @@ enum SpokenSlots {
     /// "sendable in swift concurrency", "the subjunctive from spanish-b1".
     static let topicInCurriculum = try! NSRegularExpression(pattern: #"^(?:the\s+)?(.+?)\s+(?:in|from|of)\s+(?:the\s+|my\s+)?(.+)$"#, options: [.caseInsensitive])
     /// What is left of a range said after a subject ("across"), and words after a subject that are not it ("stuff").
-    static let contentLeadIn = try! NSRegularExpression(pattern: #"^(?:for me\s*[,:—-]\s*|a note\s*(?:that\s+|[:,—-]\s*)|(?:this )?quote\s*[:—-]\s*)"#, options: [.caseInsensitive])
+    static let contentLeadIn = try! NSRegularExpression(pattern: #"^(?:for me\s*(?:[,:—-]\s*|that\s+)|that\s+|an? (?:note|learning|idea|task|quote)\s*(?:that\s+|[:,—-]\s*)|(?:this )?quote\s*[:—-]\s*)"#, options: [.caseInsensitive])
+    /// "a learning: …", "an idea that …": the type said before the content.
+    static let typedLabel = try! NSRegularExpression(pattern: #"^an? (note|learning|idea|task|quote)\s*(?:that\s+|[:,—-])"#, options: [.caseInsensitive])
+    /// An export's format and file, wherever the request says them.
+    static let exportFormat = try! NSRegularExpression(pattern: #"(?<![./\w])(json|markdown|md)\b(?![./])"#, options: [.caseInsensitive])
+    static let exportPath = try! NSRegularExpression(pattern: #"(?:^|\s)([~/][^\s,]*)"#)
     static let limitInSubject = try! NSRegularExpression(pattern: #"[,\s]+(?:top|just|max|at most|only)\s+(?<n>\d+)\s*$"#, options: [.caseInsensitive])
     static let dangling = try! NSRegularExpression(pattern: #"\s+(?:across|over|for|from|in|during|within)$"#, options: [.caseInsensitive])
     static let subjectWrappingEnd = try! NSRegularExpression(pattern: #"\s+(?:stuff|notes|things|memories|in my (?:notes|memories)|in my)(?:\s+for me)?(?:,\s*just the (?:key points|highlights|gist|main points))?$|,\s*just the (?:key points|highlights|gist|main points)$"#, options: [.caseInsensitive])
@@ -44,8 +49,18 @@ enum SpokenSlots {
     static let nameWrapping = try! NSRegularExpression(pattern: #"^(?:(?:the|my|some|a|this|that)\s+)+|\s+(?:course|curriculum|topic|lesson|chapter|class)$"#, options: [.caseInsensitive])
 
     /// Tidies `args` for `intent` in place; a slot that holds nothing usable is removed, so the reading asks for it.
-    static func tidy(_ args: inout [String: String], for intent: IntentName) {
+    static func tidy(_ args: inout [String: String], for intent: IntentName, said: String = "") {
         let def = IntentCatalog.definition(intent)
+        if intent == .exportProgress {
+            let range = NSRange(said.startIndex..., in: said)
+            if args["format"] == nil, let m = exportFormat.firstMatch(in: said, range: range), let r = Range(m.range(at: 1), in: said) {
+                let f = said[r].lowercased()
+                args["format"] = f == "md" ? "markdown" : f
+            }
+            if args["path"] == nil, let m = exportPath.firstMatch(in: said, range: range), let r = Range(m.range(at: 1), in: said) {
+                args["path"] = SpokenRules.trimmed(String(said[r]))
+            }
+        }
         // "start studying sendable in swift concurrency": a topic, then the curriculum it belongs to.
         if intent == .startSession, args["topic"] == nil, let c = args["curriculum"] {
             if let m = curriculumThenTopic.firstMatch(in: c, range: NSRange(c.startIndex..., in: c)),
@@ -124,6 +139,10 @@ enum SpokenSlots {
                 for (open, close) in [("\"", "\""), ("“", "”"), ("'", "'"), ("«", "»")]
                 where value.count > 2 && value.hasPrefix(open) && value.hasSuffix(close) {
                     value = String(value.dropFirst().dropLast())
+                }
+                if args["type"] == nil, let m = typedLabel.firstMatch(in: args[p.name] ?? "", range: NSRange((args[p.name] ?? "").startIndex..., in: args[p.name] ?? "")),
+                   let r = Range(m.range(at: 1), in: args[p.name] ?? "") {
+                    args["type"] = String((args[p.name] ?? "")[r]).lowercased()
                 }
                 args[p.name] = value
                 if pointers.contains(value.lowercased()) { args[p.name] = nil }

@@ -110,7 +110,7 @@ public struct IntentUnderstanding: Sendable {
             var r = r
             for key in ["query", "topic"] { if let v = r.invocation.arguments[key] { r.invocation.arguments[key] = SpokenRules.subject(v) } }
             for key in ["curriculum", "content"] { if let v = r.invocation.arguments[key] { r.invocation.arguments[key] = SpokenRules.trimmed(v) } }
-            SpokenSlots.tidy(&r.invocation.arguments, for: r.invocation.name)
+            SpokenSlots.tidy(&r.invocation.arguments, for: r.invocation.name, said: original)
             return r
         }.sorted { ($0.score, $1.invocation.name.rawValue) > ($1.score, $0.invocation.name.rawValue) }
     }
