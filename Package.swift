@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "engram", targets: ["engram"]),
         .executable(name: "engram-feed", targets: ["engram-feed"]),
         .executable(name: "engram-mcp", targets: ["engram-mcp"]),
+        .executable(name: "engram-app", targets: ["engram-app"]),
         .library(name: "EngramCore", targets: ["EngramCore"]),
         .library(name: "Indexer", targets: ["Indexer"]),
         .library(name: "Meaning", targets: ["Meaning"]),
@@ -117,6 +118,24 @@ let package = Package(
         // `engram-mcp`, which `engram mcp` runs: the MCP server in a binary of its own, since the SDK links Foundation's
         // networking (libcurl and its libraries) and every `engram` command would load it at start-up.
         .executableTarget(name: "engram-mcp", dependencies: ["EngramMCP", "EngramApp", "EngramCore"]),
+        // GTK 4 and libadwaita through pkg-config: one header (`shim.h`) for what Swift cannot call directly.
+        .systemLibrary(
+            name: "CGtk",
+            pkgConfig: "libadwaita-1",
+            providers: [.apt(["libadwaita-1-dev", "libgtk-4-dev"])]
+        ),
+        // The one place GObject meets Swift: casts, signals as closures, the GLib main loop. Swift 5 mode: GTK's
+        // objects live on the loop's thread, which Swift's main actor (the dispatch main queue) does not run.
+        .target(name: "GtkKit", dependencies: ["CGtk"], swiftSettings: [.swiftLanguageMode(.v5)]),
+        // The window (GTK 4 + libadwaita): another client of the application layer, as the CLI and the MCP server are.
+        .target(
+            name: "EngramWindow",
+            dependencies: ["CGtk", "GtkKit", "EngramApp", "EngramClient", "EngramCore", "Indexer", "Intents"],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        // `engram-app`: the window, a binary of its own so no command loads GTK.
+        .executableTarget(name: "engram-app", dependencies: ["EngramWindow", "EngramApp", "EngramCore"],
+                          swiftSettings: [.swiftLanguageMode(.v5)]),
         .executableTarget(
             name: "engram",
             dependencies: [
@@ -132,6 +151,7 @@ let package = Package(
             path: "scripts/bench/engram-bench"
         ),
         .testTarget(name: "EngramRulesTests", dependencies: ["EngramRules"]),
+        .testTarget(name: "EngramWindowTests", dependencies: ["EngramWindow", "EngramApp", "EngramCore"]),
         .testTarget(name: "EngramCoreTests", dependencies: ["EngramCore", "EngramTestSupport"]),
         // Sync (issue 13): the merge's properties, two stores converging through a copied folder, bad input.
         .testTarget(name: "SyncTests", dependencies: ["EngramCore", "EngramTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),

@@ -19,8 +19,10 @@ if [ -z "$swift_version" ] || [ "$swift_version" -lt 6 ]; then
 fi
 
 packages=(
-  # build
-  libxapian-dev libdbus-1-dev libsqlite3-dev pkg-config
+  # build (GTK 4 and libadwaita for the window, engram-app)
+  libxapian-dev libdbus-1-dev libsqlite3-dev pkg-config libgtk-4-dev libadwaita-1-dev
+  # the window's tests: its accessibility tree read back through AT-SPI (the a11y bus and registry, pyatspi)
+  at-spi2-core python3-pyatspi
   # what the Swift toolchain runs on (swift.org's Debian 12 list, and what swift-build and swift-frontend link):
   # SwiftPM clones dependencies with git; clang links with binutils, gcc's start files and the C/C++ libraries
   git binutils gcc libc6-dev libstdc++-12-dev libcurl4 libxml2 libsqlite3-0 libncurses6 libuuid1 zlib1g tzdata
