@@ -35,7 +35,7 @@ run: build
 demo: build
 	@scripts/demo.sh "$(ENGRAM)" "$(DEMO_DIR)"
 
-# Installs engram, engram-feed, engram-mcp (all built by `release`), the Integrations/bin scripts, the desktop files, the
+# Installs engram, engram-feed, engram-mcp, engram-app (all built by `release`), the Integrations/bin scripts, the desktop files, the
 # feed timers, the bash/zsh/fish completions and the man pages under PREFIX (GNOME reads search providers only
 # from /usr or /usr/local). Completions and man pages are generated from the built engram's argument parser.
 install: release model
@@ -93,6 +93,7 @@ bench: model
 	$(SWIFT) build -c release --product engram-bench
 	$(SWIFT) build -c release --product engram-feed
 	$(SWIFT) build -c release --product engram-mcp
+	$(SWIFT) build -c release --product engram-app
 	@# Words only here (ENGRAM_MODEL_DIR=none): a daemon on 63,666 memories would spend the run embedding them in the
 	@# background. Meaning search's own costs are the meaning_speed line below.
 	ENGRAM_MODEL_DIR=none dbus-run-session -- $(SUITE) bench.run $(BUILD)/release/engram $(BUILD)/release/engram-bench $(BENCH_OUT) $(BENCH_FLAGS)

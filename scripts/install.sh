@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `make install`: engram, engram-feed, the Integrations/bin scripts, the desktop files and the feed timers,
+# `make install`: engram, engram-feed, engram-mcp, engram-app (the window), the Integrations/bin scripts, the desktop files and the feed timers,
 # each where the desktop reads it.
 #
 #   scripts/install.sh BINARY PREFIX        (DESTDIR=… for packaging; SYSTEMD_USER_UNIT_DIR=… to override)
@@ -33,10 +33,11 @@ fi
 
 feed_binary="${FEED_BINARY:-$(dirname "$binary")/engram-feed}"
 mcp_binary="${MCP_BINARY:-$(dirname "$binary")/engram-mcp}"
+app_binary="${APP_BINARY:-$(dirname "$binary")/engram-app}"
 generate_manual="${GENERATE_MANUAL:-$(dirname "$binary")/generate-manual}"
 docdir="$datadir/doc/engram"
 
-for b in "$binary" "$feed_binary" "$mcp_binary" "$generate_manual"; do
+for b in "$binary" "$feed_binary" "$mcp_binary" "$app_binary" "$generate_manual"; do
   [ -x "$b" ] || { echo "engram: $b is not built; run make install (it builds everything it installs)" >&2; exit 1; }
 done
 generated="$(mktemp -d)"
@@ -71,6 +72,7 @@ echo "Installing Engram into $destdir$prefix:"
 put "$binary" "$bindir/engram" 755
 put "$feed_binary" "$bindir/engram-feed" 755
 put "$mcp_binary" "$bindir/engram-mcp" 755
+put "$app_binary" "$bindir/engram-app" 755
 for script in "$root"/Integrations/bin/engram-*; do
   put "$script" "$bindir/$(basename "$script")" 755
 done

@@ -113,8 +113,11 @@ public final class EngramDaemon: Sendable {
             engram: Self.executablePath(), dataDirectory: options.paths.dataDirectory,
             useSystemdScope: environment["INVOCATION_ID"] != nil && TerminalLauncher.resolve("systemd-run") != nil,
             log: log)
-        let results = ResultActions(library: library, settings: settings, launcher: launcher, search: search, keeper: keeper,
-                                    app: app, log: log)
+        let appLauncher = AppLauncher.find(besides: Self.executablePath()).map {
+            AppLauncher(executable: $0, dataDirectory: options.paths.dataDirectory, log: log)
+        }
+        let results = ResultActions(library: library, settings: settings, launcher: launcher, appLauncher: appLauncher, search: search,
+                                    keeper: keeper, app: app, log: log)
 
         if !keeper.start() {
             log.notice("another Engram process is writing the index; the daemon takes over when it is done")

@@ -2,6 +2,7 @@ import CGtk
 import EngramCore
 import Foundation
 import GtkKit
+import Intents
 
 /// The window: a header bar with the view switcher (Search, Learning, Review), a back button for a memory's page
 /// and its connections, a handoff banner, toasts for what a click did; a view switcher bar at the bottom when the
@@ -25,6 +26,7 @@ final class MainWindow {
     var learning: LearningView!
     var review: ReviewView!
     var connections: ConnectionsView!
+    var result: ResultView!
     var watch: DaemonWatch?
     /// Where "back" goes: the pages opened, newest last.
     var history: [String] = []
@@ -83,11 +85,13 @@ final class MainWindow {
         learning = LearningView(window: self)
         review = ReviewView(window: self)
         connections = ConnectionsView(window: self)
+        result = ResultView(window: self)
         add(view: search.root, name: "search", title: "Search", icon: "system-search-symbolic")
         add(view: learning.root, name: "learning", title: "Learning", icon: "accessories-dictionary-symbolic")
         add(view: review.root, name: "review", title: "Review", icon: "view-refresh-symbolic")
         gtk_stack_add_named(nav.as(), page.root, "memory")
         gtk_stack_add_named(nav.as(), connections.root, "connections")
+        gtk_stack_add_named(nav.as(), result.root, "result")
 
         let bannerButton = Make.button("Continue here", name: "Continue here") { [unowned self] in self.continueHandoff() }
         gtk_box_append(bannerBox.as(), bannerButton)
@@ -179,10 +183,20 @@ final class MainWindow {
         history.removeLast()
         if previous.hasPrefix("memory:") { showMemory(String(previous.dropFirst(7)), strengthen: false) }
         if previous.hasPrefix("connections:") { showConnections(String(previous.dropFirst(12))) }
+        if previous == "result" {
+            history.append("result")
+            gtk_stack_set_visible_child_name(nav.as(), "result")
+            back.visible = true
+        }
     }
 
     /// Opens an `engram://` link in the window: a memory's page, a search, a curriculum, a session action, the review.
     func open(link: String) {
+        // An intent of the catalog (the desktop entry's actions: "intent:DailyReview"): run it, show its result.
+        if link.hasPrefix(IntentInvocation.commandScheme + ":") {
+            runIntent(link)
+            return
+        }
         let parsed: DeepLink
         do { parsed = try DeepLink.parse(link) } catch {
             toast("\(error)")
@@ -211,6 +225,26 @@ final class MainWindow {
                     if let m = out.memory { self?.showMemory(m.id, strengthen: false) }
                 case .failure(let e): self?.toast("\(e)")
                 }
+            }
+        }
+    }
+
+    func runIntent(_ commandID: String) {
+        let invocation: IntentInvocation
+        do { invocation = try IntentInvocation(commandID: commandID) } catch {
+            toast("\(error)")
+            return
+        }
+        data.async({ try self.data.run(invocation.name, invocation.arguments) }) { [weak self] r in
+            guard let self else { return }
+            switch r {
+            case .success(let out):
+                self.result.show(out)
+                self.history.append("result")
+                gtk_stack_set_visible_child_name(self.nav.as(), "result")
+                self.back.visible = true
+                self.learning.refresh()
+            case .failure(let e): self.toast("\(e)")
             }
         }
     }

@@ -23,7 +23,7 @@ extension IntentCatalog {
         var lines = ["Actions=" + defs.map { $0.desktopActionID + ";" }.joined()]
         for d in defs {
             lines += ["", "[Desktop Action \(d.desktopActionID)]", "Name=\(d.title)",
-                      "Exec=\(bindir)/engram ask --pause --intent \(d.name.rawValue)"]
+                      "Exec=\(bindir)/engram-app \(IntentInvocation(d.name).commandID)"]
         }
         return lines.joined(separator: "\n") + "\n"
     }

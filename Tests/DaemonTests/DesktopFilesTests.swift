@@ -65,7 +65,9 @@ import Testing
         let service = try Self.group(root + "/share/dbus-1/services/org.engram.Engram.service", "D-BUS Service")
         #expect(service["Exec"] == "/usr/local/bin/engram daemon")
         let entry = try Self.group(root + "/share/applications/org.engram.Engram.desktop", "Desktop Entry")
-        #expect(entry["Exec"] == "/usr/local/bin/engram open --pause %u")
+        #expect(entry["Exec"] == "/usr/local/bin/engram-app %u")
+        #expect(entry["Terminal"] == "false", "a click opens Engram's window, not a terminal")
+        #expect(FileManager.default.isExecutableFile(atPath: root + "/bin/engram-app"))
 
         // A per-user install puts the unit where systemd --user reads it.
         let user = try Self.install(prefix: NSHomeDirectory() + "/.local")
@@ -74,9 +76,10 @@ import Testing
     }
 
     /// A browser hands an engram:// link to GIO (as `xdg-open` does on GNOME): after `install.sh` into a fresh prefix read as
-    /// the user's data folder, GIO names our desktop entry as the handler, and opening a link runs `engram open` in a
-    /// terminal (here a stand-in that runs the command and keeps its output).
-    @Test func afterInstallGIOOpensEngramLinksWithEngramOpen() async throws {
+    /// the user's data folder, GIO names our desktop entry as the handler, and opening a link runs the installed
+    /// `engram-app` with it, with no terminal (here the installed app is swapped for a stand-in that records its argv;
+    /// the window itself is driven by `make test-window`).
+    @Test func afterInstallGIOOpensEngramLinksInTheWindow() async throws {
         try await withDaemon { d in
             let prefix = d.base + "/prefix"
             var env = ProcessInfo.processInfo.environment
@@ -84,18 +87,15 @@ import Testing
             let install = try Run.program(DaemonFixture.root + "/scripts/install.sh", [DaemonFixture.engramBinary, prefix], environment: env)
             #expect(install.status == 0, "\(install.stderr)")
 
+            let app = prefix + "/bin/engram-app"
+            try "#!/bin/sh\nprintf '%s\\n' \"$0\" \"$@\" > '\(d.base)/app-argv.tmp'\nmv '\(d.base)/app-argv.tmp' '\(d.base)/app-argv'\n"
+                .write(toFile: app, atomically: true, encoding: .utf8)
+            chmod(app, 0o755)
+            // A terminal that records it was asked for, to show none is.
             let terminal = d.base + "/terminal"
             try FileManager.default.createDirectory(atPath: terminal, withIntermediateDirectories: true)
-            let script = """
-                #!/bin/sh
-                [ "$1" = "-e" ] && shift
-                printf '%s\\n' "$@" > '\(d.base)/terminal-argv'
-                "$@" < /dev/null > '\(d.base)/terminal-out.tmp' 2>&1
-                echo "exit $?" >> '\(d.base)/terminal-out.tmp'
-                mv '\(d.base)/terminal-out.tmp' '\(d.base)/terminal-out'
-                """
-            for name in ["xterm", "xdg-terminal-exec"] {  // GLib 2.74 looks for xterm among others; later ones for xdg-terminal-exec
-                try script.write(toFile: terminal + "/" + name, atomically: true, encoding: .utf8)
+            for name in ["xterm", "xdg-terminal-exec", "x-terminal-emulator"] {
+                try "#!/bin/sh\ntouch '\(d.base)/terminal-used'\n".write(toFile: terminal + "/" + name, atomically: true, encoding: .utf8)
                 chmod(terminal + "/" + name, 0o755)
             }
             let empty = d.base + "/empty"
@@ -109,15 +109,12 @@ import Testing
             let query = try Run.program("/usr/bin/xdg-mime", ["query", "default", "x-scheme-handler/engram"], environment: gioEnv)
             #expect(query.text == "org.engram.Engram.desktop", "\(query.stdout)\(query.stderr)")
 
-            let before = try #require(try d.memory("s165")["useCount"] as? Int)
             let open = try Run.program("/usr/bin/gio", ["open", "engram://memory/s165"], environment: gioEnv)
             #expect(open.status == 0, "\(open.stderr)")
-            #expect(await eventually(timeout: .seconds(30)) { FileManager.default.fileExists(atPath: d.base + "/terminal-out") })
-            let argv = (try? String(contentsOfFile: d.base + "/terminal-argv", encoding: .utf8)) ?? ""
-            #expect(argv == [prefix + "/bin/engram", "open", "--pause", "engram://memory/s165"].map { $0 + "\n" }.joined())
-            let out = (try? String(contentsOfFile: d.base + "/terminal-out", encoding: .utf8)) ?? ""
-            #expect(out == (try d.memory("s165")["content"] as? String ?? "?") + "\nexit 0\n")
-            #expect(try d.memory("s165")["useCount"] as? Int == before + 1)
+            #expect(await eventually(timeout: .seconds(30)) { FileManager.default.fileExists(atPath: d.base + "/app-argv") })
+            let argv = (try? String(contentsOfFile: d.base + "/app-argv", encoding: .utf8)) ?? ""
+            #expect(argv == [app, "engram://memory/s165"].map { $0 + "\n" }.joined())
+            #expect(!FileManager.default.fileExists(atPath: d.base + "/terminal-used"), "no terminal is opened for a link")
         }
     }
 

@@ -14,6 +14,8 @@ final class ResultActions: @unchecked Sendable {
     private let library: Library
     private let settings: DesktopSettings
     private let launcher: TerminalLauncher
+    /// Engram's window, when installed.
+    let appLauncher: AppLauncher?
     private let search: SearchService
     private let keeper: IndexKeeper
     private let app: AppActions
@@ -22,11 +24,12 @@ final class ResultActions: @unchecked Sendable {
     private let bus = Mutex<DBusConnection?>(nil)
     private let alertsBox = Mutex<IntentAlerts?>(nil)
 
-    init(library: Library, settings: DesktopSettings, launcher: TerminalLauncher, search: SearchService, keeper: IndexKeeper,
-         app: AppActions, log: Logger) {
+    init(library: Library, settings: DesktopSettings, launcher: TerminalLauncher, appLauncher: AppLauncher?, search: SearchService,
+         keeper: IndexKeeper, app: AppActions, log: Logger) {
         self.library = library
         self.settings = settings
         self.launcher = launcher
+        self.appLauncher = appLauncher
         self.search = search
         self.keeper = keeper
         self.app = app
@@ -36,6 +39,20 @@ final class ResultActions: @unchecked Sendable {
     /// The connection the clipboard is reached on (set once exported).
     func attach(_ connection: DBusConnection) {
         bus.withLock { $0 = connection }
+        appLauncher?.attach(connection)
+    }
+
+    /// Shows `link` as configured: in Engram's window (the terminal when the window is not installed or cannot
+    /// start), in a terminal, or not at all.
+    private func show(_ link: DeepLink, terminal command: TerminalLauncher.Command, timestamp: UInt32, activationToken: String? = nil) {
+        switch settings.open {
+        case .none: return
+        case .app:
+            if let appLauncher, appLauncher.open(link.url, timestamp: timestamp, activationToken: activationToken) { return }
+            launcher.launch(command, timestamp: timestamp)
+        case .terminal:
+            launcher.launch(command, timestamp: timestamp)
+        }
     }
 
     /// Where a KRunner command's result is shown (nil when notifications are switched off or unavailable).
@@ -55,10 +72,10 @@ final class ResultActions: @unchecked Sendable {
                     _ = try LinkHandler(library: self.library, source: source).perform(link)
                     self.changed(id)
                     self.log.info("opened a memory", metadata: ["id": "\(memoryID)", "from": "\(source)"])
-                    if self.settings.open == .terminal { self.launcher.launch(.show(memoryID: memoryID), timestamp: timestamp) }
+                    self.show(link, terminal: .show(memoryID: memoryID), timestamp: timestamp)
                 case .curriculum, .topic:
                     _ = try LinkHandler(library: self.library, source: source).perform(link)
-                    if self.settings.open == .terminal { self.launcher.launch(.open(url: link.url), timestamp: timestamp) }
+                    self.show(link, terminal: .open(url: link.url), timestamp: timestamp)
                 default:
                     throw EngramError.invalidInput("\(id) is not a search result")
                 }
@@ -66,10 +83,13 @@ final class ResultActions: @unchecked Sendable {
         }
     }
 
-    /// Opens a full search in the terminal, as clicking the provider's icon in GNOME Shell asks.
+    /// Opens a full search (in the window, else the terminal), as clicking the provider's icon in GNOME Shell asks.
     func launchSearch(_ terms: [String], timestamp: UInt32 = 0) {
         queue.async {
             self.log.info("opening a full search", metadata: ["terms": "\(terms.count)"])
+            // The full search is asked for explicitly, so it opens even with `open = "none"` (in the terminal, as before).
+            if self.settings.open == .app, let app = self.appLauncher,
+               app.open(DeepLink.search(query: terms.joined(separator: " ")).url, timestamp: timestamp) { return }
             self.launcher.launch(.search(terms: terms), timestamp: timestamp)
         }
     }

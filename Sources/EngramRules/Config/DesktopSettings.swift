@@ -1,7 +1,8 @@
 /// `[desktop]`: what opening a result from GNOME Shell or KRunner does.
 ///
 ///     [desktop]
-///     open = "terminal"            # show it in a terminal; "none": only strengthen it (GNOME also copies it)
+///     open = "app"                 # Engram's window (the default); "terminal": `engram show` in a terminal (also
+///                                  # what "app" does when engram-app is not installed); "none": only strengthen it
 ///     terminal = ["kgx", "--"]     # the terminal's argv; Engram appends its own command. Default: detected
 ///     min_letters = 3              # KRunner asks Engram only from this many letters on
 public struct DesktopSettings: ConfigSection {
@@ -9,6 +10,8 @@ public struct DesktopSettings: ConfigSection {
 
     /// What opening a result shows.
     public enum OpenAction: String, Sendable {
+        /// Engram's window, on the memory, search or curriculum.
+        case app
         /// A terminal running `engram show` (or `engram search` for LaunchSearch).
         case terminal
         /// Nothing beyond strengthening the memory.
@@ -16,7 +19,7 @@ public struct DesktopSettings: ConfigSection {
     }
 
     /// What opening a result shows.
-    public var open: OpenAction = .terminal
+    public var open: OpenAction = .app
     /// The terminal's argv prefix; nil to detect one.
     public var terminal: [String]?
     /// KRunner's minimum query length in letters.
@@ -28,7 +31,7 @@ public struct DesktopSettings: ConfigSection {
         switch key {
         case "open":
             guard let text = value.string, let action = OpenAction(rawValue: text) else {
-                throw Self.must(key, "be \"terminal\" or \"none\"")
+                throw Self.must(key, "be \"app\", \"terminal\" or \"none\"")
             }
             open = action
         case "terminal":

@@ -59,7 +59,7 @@ final class DaemonFixture: @unchecked Sendable {
             with open(path, "w") as f:
                 json.dump(record, f)
             """.write(toFile: recorder, atomically: true, encoding: .utf8)
-        let config = "[desktop]\nterminal = [\"/usr/bin/python3\", \(Self.tomlString(recorder))]\n" + extra
+        let config = "[desktop]\nopen = \"terminal\"\nterminal = [\"/usr/bin/python3\", \(Self.tomlString(recorder))]\n" + extra
         try config.write(toFile: configDir + "/config.toml", atomically: true, encoding: .utf8)
 
         let template = try String(contentsOfFile: Self.root + "/Desktop/dbus-1/services/org.engram.Engram.service.in", encoding: .utf8)
