@@ -8,7 +8,7 @@ ENGRAM = $(BUILD)/$(CONFIG)/engram
 # The suites are modules over the test worlds' package (scripts/engramtest), run with scripts/ on the path.
 SUITE = env PYTHONPATH=$(CURDIR)/scripts /usr/bin/python3 -m
 
-.PHONY: all deps model build release run demo test test-unit test-e2e test-mcp test-sync test-widgets test-shells man completions install clean bench bench-sync stress check-figures
+.PHONY: all deps model build release run demo test test-unit test-e2e test-mcp test-window test-sync test-widgets test-shells man completions install clean bench bench-sync stress check-figures
 
 all: build
 
@@ -56,6 +56,7 @@ test: deps model
 	$(MAKE) test-widgets
 	$(MAKE) test-shells
 	$(MAKE) test-mcp
+	$(MAKE) test-window
 
 # Two Engram devices converging through two real Syncthing instances on 127.0.0.1 and 127.0.0.2 (nothing leaves
 # loopback): concurrent edits, tag and link races, forget against edit, sessions; plain, with a 10-minute clock skew,
@@ -72,6 +73,15 @@ test-mcp: deps
 	$(SWIFT) build --product engram-mcp
 	scripts/install-mcp-client.sh $(MCP_CLIENT)
 	env PYTHONPATH=$(CURDIR)/scripts $(MCP_CLIENT)/bin/python -m assistants $(BUILD)/debug/engram
+
+# Engram's window (engram-app) in a real compositor (mutter on a virtual X display), typed into with xdotool and read
+# back through its accessibility tree (AT-SPI): search, a memory's page, pin, tags, edit, forget, a session, links,
+# hostile text, live updates, one window under a flood of clicks. ~1 minute; results in bench-out/window/.
+test-window:
+	@scripts/install-deps.sh --window
+	$(SWIFT) build --product engram
+	$(SWIFT) build --product engram-app
+	$(SUITE) window $(BUILD)/debug/engram $(BUILD)/debug/engram-app
 
 # Engram inside the real GNOME Shell 43 (headless) and KRunner's own KF5 RunnerManager (Milou under qmlscene),
 # from a `scripts/install.sh` into a temporary prefix; installs what it needs. ~1 minute; results in bench-out/shells/.

@@ -55,6 +55,10 @@ if [ "${1:-}" = "--shells" ]; then
     qml-module-qtquick-controls2 qml-module-qtquick-layouts qml-module-qtgraphicaleffects
     dbus-daemon dbus-bin libglib2.0-bin python3-gi python3-dbus coreutils)
 fi
+if [ "${1:-}" = "--window" ]; then
+  # make test-window: a virtual X display, mutter as its compositor, xdotool to type, the accessibility bus, pyatspi
+  packages+=(xvfb mutter xdotool at-spi2-core python3-pyatspi imagemagick procps libglib2.0-bin dbus-daemon adwaita-icon-theme)
+fi
 if [ "${1:-}" = "--bench" ]; then
   # perf and valgrind: for profiling a missed target (`perf record -g`, `valgrind --tool=callgrind`).
   packages+=(python3-xapian python3-dbus g++ libxapian-dev dbus-daemon dbus-bin linux-perf valgrind python3-numpy lz4)

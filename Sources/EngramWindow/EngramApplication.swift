@@ -64,6 +64,7 @@ public final class EngramApplication {
 
     /// Shows the window (made on first use), raised and focused, on `links` (the last one wins).
     func present(links: [String]) {
+        if ProcessInfo.processInfo.environment["ENGRAM_APP_DEBUG"] == "1" { FileHandle.standardError.write(Data("present \(links)\n".utf8)) }
         let w: MainWindow
         if let window {
             w = window

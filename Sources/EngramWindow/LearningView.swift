@@ -125,7 +125,7 @@ final class LearningView {
             for b in [pause, resume, stop, next] { b.sensitive = false }
             return
         }
-        let title = s.title + (learning?.sessionTopic.map { " — \($0)" } ?? "")
+        let title = s.title
         gtk_label_set_text(sessionTitle.as(), title)
         sessionTitle.named("Session: \(title)")
         let seconds = Int(s.elapsed(at: window.data.library.store.clock()))

@@ -139,6 +139,12 @@ final class MainWindow {
 
     func viewChanged() {
         guard let name = string(adw_view_stack_get_visible_child_name(views.as())) else { return }
+        // A tab of the switcher chosen on a memory's page goes to that view.
+        if string(gtk_stack_get_visible_child_name(nav.as())) != "home" {
+            gtk_stack_set_visible_child_name(nav.as(), "home")
+            history.removeAll()
+            back.visible = false
+        }
         if name == "learning" { learning.refresh() }
         if name == "review" { review.refresh() }
     }
@@ -251,6 +257,7 @@ final class MainWindow {
 
     /// A short message at the bottom of the window (plain text, never markup).
     func toast(_ text: String) {
+        if ProcessInfo.processInfo.environment["ENGRAM_APP_DEBUG"] == "1" { FileHandle.standardError.write(Data("toast: \(text)\n".utf8)) }
         let t = adw_toast_new(MarkdownMarkup.escape(String(text.prefix(300))))!
         adw_toast_overlay_add_toast(toasts.as(), t)
     }

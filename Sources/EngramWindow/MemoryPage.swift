@@ -9,7 +9,10 @@ import Intents
 final class MemoryPage {
     unowned let window: MainWindow
     let root: Widget
-    let content: Widget
+    /// Holds the text's label; each memory gets a new label (GTK 4.8's accessibility layer keeps reporting a label's
+    /// first text after it changes, so a screen reader would read the previous memory).
+    let contentHolder: Widget
+    var content: Widget
     let editor: Widget
     let editorBox: Widget
     let details: ListSection
@@ -20,15 +23,19 @@ final class MemoryPage {
     let pin: Widget
     let edit: Widget
     var shown: WindowData.Page?
+    /// Every load and refresh takes a number; only the newest one's answer is shown (a refresh started by a change
+    /// elsewhere must not put back the page a click just left).
+    var generation = 0
+    /// The memory last asked for (shown, or still loading).
+    var requested: String?
     /// Set while the page is being filled, so a toggle set by code is not taken as a click.
     var filling = false
 
     init(window: MainWindow) {
         self.window = window
-        content = Make.label("", wrap: true, selectable: true)
-        gtk_label_set_use_markup(content.as(), 1)
-        content.named("Memory text").css("body")
-        gtk_widget_set_focusable(content, 1)
+        contentHolder = Make.box(true, spacing: 0)
+        content = Make.label("")
+        gtk_box_append(contentHolder.as(), content)
 
         let view = gtk_text_view_new()!
         gtk_text_view_set_wrap_mode(view.as(), GTK_WRAP_WORD_CHAR)
@@ -64,7 +71,7 @@ final class MemoryPage {
         links = ListSection("Links")
         related = ListSection("Related", note: "Alike in words and in meaning")
 
-        let column = Make.box(true, spacing: 18, [actions, content, editorBox, tagRow, details.root, links.root, related.root]).margins(18)
+        let column = Make.box(true, spacing: 18, [actions, contentHolder, editorBox, tagRow, details.root, links.root, related.root]).margins(18)
         root = Make.scrolled(Make.clamp(column))
 
         Signal.connect(pin, "toggled") { [unowned self] in if !self.filling { self.togglePin() } }
@@ -76,19 +83,17 @@ final class MemoryPage {
         Signal.connect(forget, "clicked") { [unowned self] in self.confirmForget() }
         Signal.connect(addTag, "clicked") { [unowned self] in self.addTag() }
         Signal.connect(tagEntry, "activate") { [unowned self] in self.addTag() }
-        // Links in the text: engram:// opens here, the web in the browser; nothing else is followed.
-        Signal.connectBool1(content, "activate-link") { [unowned self] uri in
-            self.follow(string(uri) ?? "")
-            return true
-        }
     }
 
     var data: WindowData { window.data }
 
     /// Loads and shows memory `id`; `done(false)` when it does not exist (a toast says so).
     func load(_ id: String, strengthen: Bool, done: @escaping (Bool) -> Void = { _ in }) {
+        requested = id
+        generation += 1
+        let mine = generation
         data.async({ try self.data.open(id, strengthen: strengthen) }) { [weak self] r in
-            guard let self else { return }
+            guard let self, mine == self.generation else { return }
             switch r {
             case .success(let p):
                 self.fill(p)
@@ -102,14 +107,17 @@ final class MemoryPage {
 
     /// Reads the shown memory again (a change elsewhere); a memory forgotten elsewhere closes its page.
     func refresh() {
-        guard let id = shown?.memory.id, gtk_widget_get_mapped(root) != 0 else { return }
+        guard let id = requested ?? shown?.memory.id, gtk_widget_get_mapped(root) != 0 else { return }
+        generation += 1
+        let mine = generation
         data.async({ try self.data.open(id, strengthen: false) }) { [weak self] r in
-            guard let self else { return }
+            guard let self, mine == self.generation else { return }
             switch r {
             case .success(let p): if gtk_widget_get_visible(self.editorBox) == 0 { self.fill(p) }
             case .failure:
                 self.window.toast("This memory was forgotten elsewhere.")
                 self.shown = nil
+                self.requested = nil
                 self.window.showHome("search")
             }
         }
@@ -120,7 +128,18 @@ final class MemoryPage {
         defer { filling = false }
         shown = p
         let m = p.memory
-        gtk_label_set_markup(content.as(), MarkdownMarkup.render(m.content))
+        let label = Make.label("", wrap: true, selectable: true)
+        gtk_label_set_markup(label.as(), MarkdownMarkup.render(m.content))
+        label.named("Memory text").css("body")
+        // Links in the text: engram:// opens here, the web in the browser; nothing else is followed.
+        Signal.connectBool1(label, "activate-link") { [unowned self] uri in
+            self.follow(string(uri) ?? "")
+            return true
+        }
+        label.visible = content.visible
+        gtk_box_remove(contentHolder.as(), content)
+        gtk_box_append(contentHolder.as(), label)
+        content = label
         gtk_toggle_button_set_active(pin.as(), m.pinned ? 1 : 0)
         pin.named(m.pinned ? "Unpin" : "Pin")
 
@@ -269,6 +288,7 @@ final class MemoryPage {
                 switch r {
                 case .success:
                     self.shown = nil
+                    self.requested = nil
                     self.window.toast("Forgot “\(ResultItemText.oneLine(m.title).prefix(60))”.")
                     self.window.showHome("search")
                     self.window.search.refresh()

@@ -125,7 +125,9 @@ public enum Make {
         } else {
             b = gtk_button_new_with_label(label)
         }
-        b.named(name ?? label)
+        // A button with words is named by them; the accessible label is set only for an icon alone or a longer name
+        // ("Start" that says "Start studying Swift Concurrency").
+        if let name, name != label { b.named(name) }
         if let name, label.isEmpty { b.tooltip(name) }
         Signal.connect(b, "clicked", action)
         return b

@@ -99,8 +99,9 @@ final class AppLauncher: @unchecked Sendable {
             if let activationToken { platform["activation-token"] = .string(activationToken) }
             if let startupID { platform["desktop-startup-id"] = .string(startupID) }
             do {
-                try connection.send(destination: owner, path: Self.objectPath, interface: "org.freedesktop.Application", method: "Open",
-                                    arguments: [.array("s", [.string(url)]), .vardict(platform)])
+                // A call, not a message without reply: a window that has just gone must not swallow the link.
+                _ = try connection.call(destination: owner, path: Self.objectPath, interface: "org.freedesktop.Application", method: "Open",
+                                        arguments: [.array("s", [.string(url)]), .vardict(platform)], timeout: .seconds(3))
                 log.info("asked the open Engram window to show a link")
                 return true
             } catch {
