@@ -20,6 +20,31 @@ import Testing
         #expect(batch.memories[r.memory.id] == back)
     }
 
+    /// An edit in place (the window's) replaces the text through the outbox, so the index follows, drops the old
+    /// text's vector, and refuses what a capture refuses; an edit to the same text writes nothing.
+    @Test func anEditReplacesTheTextThroughTheOutbox() throws {
+        let dir = TempDir()
+        let store = try makeStore(dir)
+        let m = try store.remember(MemoryDraft(content: "first words")).memory
+        try store.write("a vector") { db in
+            try db.execute(sql: "INSERT INTO vector (kind, itemID, textHash, data) VALUES ('memory', ?, 'h', x'00000000')",
+                           arguments: [m.id])
+        }
+        let seq = try #require(try store.outboxBatch(after: 0, limit: 10).entries.last?.seq)
+        let edited = try store.edit(id: m.id, content: "second words")
+        #expect(edited.content == "second words" && edited.title == "second words")
+        #expect(try store.memory(id: m.id)?.content == "second words")
+        #expect(try store.outboxBatch(after: seq, limit: 10).entries.map(\.itemID) == [m.id])
+        #expect(try store.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM vector WHERE itemID = ?", arguments: [m.id]) } == 0)
+        let after = try store.outboxBatch(after: 0, limit: 100).entries.count
+        _ = try store.edit(id: m.id, content: "second words")
+        #expect(try store.outboxBatch(after: 0, limit: 100).entries.count == after, "the same text again writes nothing")
+        #expect(throws: EngramError.self) { try store.edit(id: m.id, content: "   ") }
+        #expect(throws: EngramError.self) { try store.edit(id: m.id, content: "a\u{0}b") }
+        #expect(throws: EngramError.self) { try store.edit(id: "nope", content: "x") }
+        #expect(try store.memory(id: m.id)?.content == "second words")
+    }
+
     /// An import writes its rows with prepared statements instead of GRDB's record upsert: byte for byte the same
     /// rows (tags' JSON, dates' text, flags), and its outbox rows, new and updated alike.
     @Test func importedRowsAreTheRowsARecordUpsertWrites() throws {
