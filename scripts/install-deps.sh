@@ -61,7 +61,9 @@ if [ "${1:-}" = "--window" ]; then
 fi
 if [ "${1:-}" = "--bench" ]; then
   # perf and valgrind: for profiling a missed target (`perf record -g`, `valgrind --tool=callgrind`).
-  packages+=(python3-xapian python3-dbus g++ libxapian-dev dbus-daemon dbus-bin linux-perf valgrind python3-numpy lz4)
+  packages+=(python3-xapian python3-dbus g++ libxapian-dev dbus-daemon dbus-bin linux-perf valgrind python3-numpy lz4
+    # the window's figures: a virtual display, mutter, typing
+    xvfb mutter xdotool)
 fi
 
 if [ "${1:-}" = "--stress" ]; then

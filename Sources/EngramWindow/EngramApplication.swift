@@ -19,6 +19,7 @@ public final class EngramApplication {
     var window: MainWindow?
     /// Links asked for before the window existed.
     var pending: [String] = []
+    var bare = false
 
     public init(library: Library) {
         data = WindowData(library: library)
@@ -64,6 +65,10 @@ public final class EngramApplication {
 
     /// Shows the window (made on first use), raised and focused, on `links` (the last one wins).
     func present(links: [String]) {
+        if ProcessInfo.processInfo.environment["ENGRAM_APP_BARE"] == "1" {
+            if window == nil, bare == false { bare = true; BareWindow.present(app) }
+            return
+        }
         if ProcessInfo.processInfo.environment["ENGRAM_APP_DEBUG"] == "1" { FileHandle.standardError.write(Data("present \(links)\n".utf8)) }
         let w: MainWindow
         if let window {

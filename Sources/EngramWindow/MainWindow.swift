@@ -321,8 +321,14 @@ final class SearchView {
     let faded: Widget
     let notice: Widget
     var rows: [WindowData.Row] = []
-    /// The newest search asked for: an older one's results are dropped when they arrive.
+    /// The list's rows, filled with `rows` (those past its end hidden).
+    var views: [ResultRow] = []
+    /// The newest search asked for: an older one's results are dropped when they arrive, and one still queued when a
+    /// newer is asked for is not run at all.
     var generation = 0
+    /// For `make bench`: when the entry last changed, and whether results have been painted yet.
+    var changedAt: Double?
+    var paintedOnce = false
 
     init(window: MainWindow) {
         self.window = window
@@ -330,6 +336,8 @@ final class SearchView {
         entry.named("Search memories").expand(h: true)
         engram_set_string(entry, "placeholder-text", "Search memories, curricula and topics (tag:x, type:idea, context:work)")
         gtk_search_entry_set_key_capture_widget(entry.as(), window.window)
+        // No typing delay: a search runs off the main loop and an outdated one is dropped, so every keystroke can ask.
+        gtk_search_entry_set_search_delay(entry.as(), 0)
 
         kind = Self.dropDown(["Everything", "Memories", "Curricula", "Topics"], name: "Kind")
         type = Self.dropDown(["Any type", "Notes", "Ideas", "Tasks", "Quotes", "Learnings"], name: "Type")
@@ -351,10 +359,20 @@ final class SearchView {
         gtk_stack_add_named(stack.as(), status, "status")
         stack.expand(v: true)
 
+        // The rows a search fills, made now rather than on the first keystroke.
+        for _ in 0..<WindowData.rowsShown {
+            let v = ResultRow()
+            v.row.visible = false
+            views.append(v)
+            gtk_list_box_append(list.as(), v.row)
+        }
         let top = Make.clamp(Make.box(true, spacing: 6, [entry, filters, notice]).margins(12))
         root = Make.box(true, spacing: 0, [top, stack])
 
-        Signal.connect(entry, "search-changed") { [unowned self] in self.refresh() }
+        Signal.connect(entry, "search-changed") { [unowned self] in
+            if Timing.enabled { self.changedAt = Timing.now() }
+            self.refresh()
+        }
         Signal.connect(entry, "activate") { [unowned self] in self.activate(index: self.selectedIndex ?? 0) }
         Signal.connect1(list, "row-activated") { [unowned self] row in
             self.activate(index: Int(gtk_list_box_row_get_index(cast(row))))
@@ -425,10 +443,19 @@ final class SearchView {
             show([], notice: nil, empty: ("Search your memories", "Type to search by words and by meaning. Ctrl+N captures a new memory."))
             return
         }
-        window.data.async({ try self.window.data.search(query, filters: filters) }) { [weak self] result in
+        let started = Timing.enabled ? Timing.now() : 0
+        var searchMs = 0.0
+        window.data.async({ () -> WindowData.SearchOutcome? in
+            guard mine == self.generation else { return nil }  // a newer keystroke is already queued
+            let t = Timing.enabled ? Timing.now() : 0
+            defer { if Timing.enabled { searchMs = Timing.now() - t } }
+            return try self.window.data.search(query, filters: filters)
+        }) { [weak self] result in
             guard let self, mine == self.generation else { return }
+            if Timing.enabled { self.report(searchMs: searchMs, started: started) }
             switch result {
-            case .success(let out):
+            case .success(nil): return
+            case .success(let out?):
                 let hint = out.suggestion.map { "Nothing found. Did you mean “\($0)”?" } ?? "Nothing found for what you typed, by words or by meaning."
                 self.show(out.rows, notice: out.notice, empty: ("No results", hint))
             case .failure(let error):
@@ -437,10 +464,34 @@ final class SearchView {
         }
     }
 
+    /// For `make bench`: once the list this answer made is painted, how long it took.
+    func report(searchMs: Double, started: Double) {
+        let changed = changedAt
+        Timing.afterPaint(list) { [weak self] in
+            guard let self else { return }
+            let t = Timing.now()
+            let first = self.rows.first?.id ?? ""
+            if !self.paintedOnce {
+                self.paintedOnce = true
+                Timing.write("painted rows=\(self.rows.count) first=\(first) t=\(t)")
+            } else if let changed {
+                Timing.write(String(format: "keystroke ms=%.2f search=%.2f rows=%d first=%@", t - changed, searchMs, self.rows.count, first))
+            }
+        }
+    }
+
     func show(_ rows: [WindowData.Row], notice: String?, empty: (String, String)) {
         self.rows = rows
-        removeChildren(list)
-        for r in rows { gtk_list_box_append(list.as(), Self.row(r)) }
+        // Rows are kept and refilled, never rebuilt: making thirty rows' widgets took most of a keystroke's time.
+        while views.count < rows.count {
+            let v = ResultRow()
+            views.append(v)
+            gtk_list_box_append(list.as(), v.row)
+        }
+        for (i, v) in views.enumerated() {
+            if i < rows.count { v.fill(rows[i]) }
+            v.row.visible = i < rows.count
+        }
         if let first = gtk_list_box_get_row_at_index(list.as(), 0) { gtk_list_box_select_row(list.as(), first) }
         gtk_label_set_text(self.notice.as(), notice ?? "")
         self.notice.visible = notice != nil
@@ -454,41 +505,6 @@ final class SearchView {
         gtk_widget_set_name(list, "results-\(generation)")
     }
 
-    /// One result: type icon, title, one-line description, "by meaning" badge, and how far it has faded.
-    static func row(_ r: WindowData.Row) -> Widget {
-        let row = adw_action_row_new()!
-        adw_preferences_row_set_use_markup(row.as(), 0)
-        adw_preferences_row_set_title(row.as(), r.title)
-        adw_action_row_set_subtitle(row.as(), r.description)
-        adw_action_row_set_subtitle_lines(row.as(), 1)
-        adw_action_row_set_title_lines(row.as(), 1)
-        adw_action_row_add_prefix(row.as(), Make.icon(r.icon))
-        gtk_list_box_row_set_activatable(row.as(), 1)
-        var said = [r.title]
-        if r.byMeaning {
-            let badge = Make.label("by meaning").css("caption", "accent")
-            badge.named("found by meaning")
-            adw_action_row_add_suffix(row.as(), badge)
-            said.append("found by meaning")
-        }
-        if r.pinned {
-            adw_action_row_add_suffix(row.as(), Make.icon("view-pin-symbolic").named("pinned"))
-            said.append("pinned")
-        }
-        if let s = r.strength, !r.pinned {
-            let level = gtk_level_bar_new_for_interval(0, 1)!
-            gtk_level_bar_set_value(level.as(), max(0, min(1, s)))
-            gtk_widget_set_size_request(level, 48, -1)
-            level.align(v: GTK_ALIGN_CENTER)
-            let words = r.faded ? "faded" : s < 0.5 ? "fading, strength \(Int(s * 100))%" : "strength \(Int(s * 100))%"
-            level.named(words)
-            adw_action_row_add_suffix(row.as(), level)
-            if r.faded || s < 0.5 { said.append(words) }
-        }
-        engram_accessible_description(row, said.dropFirst().joined(separator: ", "))
-        return row
-    }
-
     func activate(index: Int) {
         guard rows.indices.contains(index) else { return }
         let r = rows[index]
@@ -496,5 +512,55 @@ final class SearchView {
         case .memory: window.showMemory(r.id)
         default: window.open(link: r.url)
         }
+    }
+}
+
+/// One result row, made once and filled again for each answer: type icon, title, one-line description, the "by
+/// meaning" badge, a pin, and how strong the memory still is.
+final class ResultRow {
+    let row: Widget
+    let icon: Widget
+    let badge: Widget
+    let pinned: Widget
+    let level: Widget
+
+    init() {
+        row = adw_action_row_new()
+        adw_preferences_row_set_use_markup(row.as(), 0)
+        adw_action_row_set_subtitle_lines(row.as(), 1)
+        adw_action_row_set_title_lines(row.as(), 1)
+        icon = Make.icon("text-x-generic-symbolic")
+        adw_action_row_add_prefix(row.as(), icon)
+        gtk_list_box_row_set_activatable(row.as(), 1)
+        badge = Make.label("by meaning").css("caption", "accent")
+        badge.named("found by meaning")
+        adw_action_row_add_suffix(row.as(), badge)
+        pinned = Make.icon("view-pin-symbolic").named("pinned")
+        adw_action_row_add_suffix(row.as(), pinned)
+        level = gtk_level_bar_new_for_interval(0, 1)
+        gtk_widget_set_size_request(level, 48, -1)
+        level.align(v: GTK_ALIGN_CENTER)
+        adw_action_row_add_suffix(row.as(), level)
+    }
+
+    func fill(_ r: WindowData.Row) {
+        adw_preferences_row_set_title(row.as(), r.title)
+        adw_action_row_set_subtitle(row.as(), r.description)
+        gtk_image_set_from_icon_name(icon.as(), r.icon)
+        badge.visible = r.byMeaning
+        pinned.visible = r.pinned
+        var said: [String] = []
+        if r.byMeaning { said.append("found by meaning") }
+        if r.pinned { said.append("pinned") }
+        if let s = r.strength, !r.pinned {
+            gtk_level_bar_set_value(level.as(), max(0, min(1, s)))
+            let words = r.faded ? "faded" : s < 0.5 ? "fading, strength \(Int(s * 100))%" : "strength \(Int(s * 100))%"
+            level.named(words)
+            level.visible = true
+            if r.faded || s < 0.5 { said.append(words) }
+        } else {
+            level.visible = false
+        }
+        engram_accessible_description(row, said.joined(separator: ", "))
     }
 }

@@ -62,12 +62,19 @@ public final class WindowData: @unchecked Sendable {
     }
 
     /// Searches as every surface does (`Library.search`, words and meaning), the last word a prefix while typing.
-    public func search(_ text: String, filters: SearchFilters, limit: Int = 50) throws -> SearchOutcome {
+    /// How many results the window lists (a window's height of them; more is a more precise query away).
+    public static let rowsShown = 15
+
+    public func search(_ text: String, filters: SearchFilters, limit: Int = WindowData.rowsShown) throws -> SearchOutcome {
         var query = text
         if let type = filters.type { query = "type:\(type.rawValue) " + query }
-        let result = try library.search(query, for: .desktop(limit: limit), includeFaded: filters.includeFaded) { request in
-            if let kind = filters.kind { request.kinds = [kind] }
+        // As the provider does: what is indexed, without applying pending changes first (every change the window
+        // makes is made searchable when it is made, and the daemon indexes everyone else's).
+        guard var request = try library.searchRequest(query, for: .desktop(limit: limit)) else {
+            return SearchOutcome(rows: [], notice: "The sleep context is on: nothing is shown.", suggestion: nil)
         }
+        if let kind = filters.kind { request.kinds = [kind] }
+        let result = try library.search(request, includeFaded: filters.includeFaded, applyFirst: false)
         let now = library.store.clock()
         let decay = library.config.decay
         let memories = Dictionary(uniqueKeysWithValues: try library.store.memories(ids: result.hits.filter { $0.kind == .memory }.map(\.id)).map { ($0.id, $0) })

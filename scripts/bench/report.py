@@ -55,6 +55,14 @@ def targets(r):
                 if "python" in f:
                     x = f["python"]["p50_ms"] / f[k]["p50_ms"]
                     rows.append(("feed ≥ 5× python script (%s)" % label, "%.1f×" % x, x >= 5))
+    w = r.get("window")
+    if w:
+        rows.append(("window: launch to results drawn p50 ≤ 400 ms", "%.0f ms (bare GTK window %.0f ms, %.2f×)" % (
+            w["launch_p50_ms"], w["launch_bare_p50_ms"], w["launch_ratio"]), w["launch_p50_ms"] <= 400))
+        rows.append(("window: keystroke to list drawn p50 / p99 ≤ 30 / 60 ms", "%.1f / %.1f ms (search %.1f / %.1f; first after launch %.0f)" % (
+            w["keystroke_p50_ms"], w["keystroke_p99_ms"], w["search_p50_ms"], w["search_p99_ms"], w["first_keystroke_ms"]),
+            w["keystroke_p50_ms"] <= 30 and w["keystroke_p99_ms"] <= 60))
+        rows.append(("window: RSS ≤ 150 MB", "%.0f MB (bare GTK window %.0f MB)" % (w["rss_mb"], w["rss_bare_mb"]), w["rss_mb"] <= 150))
     c = r.get("capture")
     if c:
         rows.append(("capture-to-searchable ≤ 100 ms (D-Bus Remember)", "%.0f ms p50 / %.0f ms max" % (c["p50_ms"], c["max_ms"]), c["p50_ms"] <= 100))

@@ -13,7 +13,7 @@ import subprocess
 import sys
 import time
 
-from bench import bench_daemon, bench_feeds, mcp_recall
+from bench import bench_daemon, bench_feeds, bench_window, mcp_recall
 from bench.report import write_outputs
 from bench.timing import check_indexed, checked_searches, du, log, pct, shield_from_realtime_signals, time_runs, timed
 from engramtest import PYTHON as PY, ROOT
@@ -295,6 +295,8 @@ class Bench:
         else:
             self.r["notes"].append("provider round trip, capture to searchable, daemon RSS: not measured "
                                    "(`engram daemon` is not on this branch yet)")
+        phases["window"] = os.getloadavg()
+        bench_window.measure(self)
         phases["feeds"] = os.getloadavg()
         if engram_has(self.engram, "feed"):
             bench_feeds.measure(self)
