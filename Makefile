@@ -8,7 +8,7 @@ ENGRAM = $(BUILD)/$(CONFIG)/engram
 # The suites are modules over the test worlds' package (scripts/engramtest), run with scripts/ on the path.
 SUITE = env PYTHONPATH=$(CURDIR)/scripts /usr/bin/python3 -m
 
-.PHONY: all deps model build release run demo test test-unit test-e2e test-mcp test-window test-sync test-widgets test-shells man completions install clean bench bench-sync stress check-figures
+.PHONY: all deps model build release run demo test test-unit test-e2e test-mcp test-window screenshots test-sync test-widgets test-shells man completions install clean bench bench-sync stress check-figures
 
 all: build
 
@@ -82,6 +82,14 @@ test-window:
 	$(SWIFT) build --product engram
 	$(SWIFT) build --product engram-app
 	$(SUITE) window $(BUILD)/debug/engram $(BUILD)/debug/engram-app
+
+# README's pictures of the window (search, a memory's page, connections, a session; light and dark), taken as
+# test-window runs it, into Desktop/screenshots/.
+screenshots:
+	@scripts/install-deps.sh --window
+	$(SWIFT) build --product engram
+	$(SWIFT) build --product engram-app
+	$(SUITE) window.screenshots $(BUILD)/debug/engram $(BUILD)/debug/engram-app Desktop/screenshots
 
 # Engram inside the real GNOME Shell 43 (headless) and KRunner's own KF5 RunnerManager (Milou under qmlscene),
 # from a `scripts/install.sh` into a temporary prefix; installs what it needs. ~1 minute; results in bench-out/shells/.

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `make run`: `engram daemon` in the foreground on the demo collection, on the session bus, or on a
-# private bus (dbus-run-session) when there is none or PRIVATE_BUS=1. Ctrl+C stops it.
+# private bus (dbus-run-session) when there is none or PRIVATE_BUS=1, and Engram's window when there is a display.
+# Ctrl+C stops the daemon.
 set -euo pipefail
 engram="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
 demo="$2"
@@ -54,4 +55,11 @@ From another terminal:
 The previous demo (search and stats, no daemon) is still there: make demo
 
 MSG
+# With a display, Engram's window opens on the demo collection too (engram-app beside engram; one window however
+# often it is started). Without one (a console, CI), only the daemon runs.
+app="$(dirname "$engram")/engram-app"
+if [ -x "$app" ] && { [ -n "${WAYLAND_DISPLAY:-}" ] || [ -n "${DISPLAY:-}" ]; }; then
+  echo "==> Opening Engram's window (engram-app); closing it leaves the daemon running"
+  ( sleep 1; exec "$app" >/dev/null 2>&1 ) &
+fi
 exec "$engram" daemon

@@ -77,7 +77,8 @@ final class ConnectionsView {
         placed.removeAll()
         guard let g = graph, let first = g.nodes.first else { return }
         let cx = w / 2, cy = h / 2
-        let ring = min(w, h) / 2 / Double(max(g.depth, 1) + 1)
+        // The outer ring near the edge (room left for labels on the right).
+        let ring = (min(w, h) / 2 - 24) / Double(max(g.depth, 1))
         var position: [String: (Double, Double)] = [first.id: (cx, cy)]
         for d in 1...max(g.depth, 1) {
             let onRing = g.nodes.filter { $0.depth == d }

@@ -34,7 +34,8 @@ final class LearningView {
         stop = Make.button("Stop", icon: "media-playback-stop-symbolic", name: "Stop") {}
         next = Make.button("Next topic", icon: "go-next-symbolic", name: "Next topic") {}
         let buttons = Make.box(false, spacing: 6, [pause, resume, stop, next])
-        sessionCard = Make.box(true, spacing: 6, [sessionTitle, sessionTime, sessionState, buttons]).margins(12)
+        // The card's padding inside it: a margin on the card itself would sit outside its frame.
+        sessionCard = Make.box(true, spacing: 0, [Make.box(true, spacing: 6, [sessionTitle, sessionTime, sessionState, buttons]).margins(18)])
         sessionCard.css("card")
 
         curricula = ListSection("Curricula")

@@ -68,8 +68,9 @@ final class MainWindow {
         gtk_stack_add_named(nav.as(), views, "home")
 
         banner = gtk_revealer_new()
-        let bannerBox = Make.box(false, spacing: 12).margins(8)
+        let bannerBox = Make.box(false, spacing: 12).margins(12)
         bannerBox.css("card")
+        gtk_widget_set_margin_top(bannerBox, 6)
         bannerLabel = Make.label("", wrap: true).expand(h: true)
         gtk_box_append(bannerBox.as(), bannerLabel)
         gtk_revealer_set_child(banner.as(), bannerBox)
