@@ -341,6 +341,18 @@ class Suite:
         expect(len(self.w.frames()) == 1, f"{len(self.w.frames())} windows")
         return "markup, ${exec}, %{…}, RTL shown literally; a 100 KB note drawn; one window"
 
+    def todays_review_marks_reviewed(self):
+        due = json.loads(self.engram("ask", "--json", "--intent", "DailyReview", check=True).stdout)["result"]["items"]
+        expect(due, "the sample collection has nothing due for review")
+        first = due[0]
+        before = self.show(first["id"])["useCount"]
+        self.w.click("page tab", "Review")
+        self.w.click("push button", contains="Mark reviewed: " + first["title"][:40])
+        expect(eventually(lambda: self.show(first["id"])["useCount"] == before + 1), "marking it reviewed did not strengthen it")
+        expect(eventually(lambda: not any(b.name.startswith("Mark reviewed: " + first["title"][:40]) for b in self.w.all("push button"))),
+               "the reviewed memory is still listed as due")
+        return f"{len(due)} due; the weakest marked reviewed from the window, strengthened and off the list"
+
     def a_capture_elsewhere_shows_at_once(self):
         self.w.click("page tab", "Search")
         self.w.keys("Escape")
@@ -362,10 +374,17 @@ class Suite:
         expect(self.gdbus("ActivateResult", "engram://memory/s012", "['s012']", "4242").wait(30) == 0, "ActivateResult failed")
         page = lambda: self.w.text(self.w.find("label", "Memory text"))
         expect(eventually(lambda: page().startswith(want), timeout=20), f"the window shows {page()[:60]!r}, not s012")
+        # As KRunner runs a match: the window opens on it too.
+        want_k = self.show("s013")["content"].split("\n")[0].replace("`", "")
+        krunner = subprocess.run(["gdbus", "call", "--address", self.world.env["DBUS_SESSION_BUS_ADDRESS"], "--dest", NAME,
+                                  "--object-path", "/runner", "--method", "org.kde.krunner1.Run", "engram://memory/s013", ""],
+                                 capture_output=True, text=True, timeout=30)
+        expect(krunner.returncode == 0, f"KRunner's Run failed: {krunner.stderr}")
+        expect(eventually(lambda: page().startswith(want_k), timeout=20), f"after Run the window shows {page()[:60]!r}, not s013")
         self.gdbus("LaunchSearch", "['sourdough', 'starter']", "4243").wait(30)
         entry = lambda: self.w.text(self.w.find("entry", "Search memories"))
         expect(eventually(lambda: entry() == "sourdough starter", timeout=20), f"LaunchSearch left the entry at {entry()!r}")
-        return "ActivateResult opened s012 in the open window; LaunchSearch put the terms in its search"
+        return "ActivateResult opened s012, KRunner's Run s013, in the open window; LaunchSearch put the terms in its search"
 
     def a_flood_of_clicks_starts_one_window(self):
         for pid in self.app_processes():
@@ -408,7 +427,7 @@ class Suite:
         checks = [self.typing_lists_what_every_surface_ranks, self.arrows_and_enter_open_a_memory, self.pin_tag_untag,
                   self.edit_in_place_then_find_it, self.forget_after_confirming, self.start_and_pause_a_session,
                   self.follow_a_link_and_a_connection, self.hostile_text_is_shown_as_written,
-                  self.a_capture_elsewhere_shows_at_once, self.a_gnome_click_opens_the_window_on_it,
+                  self.todays_review_marks_reviewed, self.a_capture_elsewhere_shows_at_once, self.a_gnome_click_opens_the_window_on_it,
                   self.a_flood_of_clicks_starts_one_window,
                   self.survives_the_daemon_going_and_coming]
         try:
