@@ -60,7 +60,7 @@ class World:
         recorder = os.path.join(self.base, "record-terminal.py")
         with open(recorder, "w") as f:
             f.write(RECORDER)
-        self.folders.write_config(f'[desktop]\nterminal = ["{PYTHON}", "{recorder}"]\n')
+        self.folders.write_config(f'[desktop]\nopen = "terminal"\nterminal = ["{PYTHON}", "{recorder}"]\n')
         samples = os.path.join(ROOT, "Samples")
         self.run_engram("import", f"{samples}/memories.jsonl", f"{samples}/curricula/swift-concurrency.toml",
                         f"{samples}/curricula/spanish-b1.yaml")
