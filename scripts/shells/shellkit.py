@@ -23,7 +23,8 @@ RECORDER = r'''
 import json, os, sys, time
 path = os.path.join(os.environ["ENGRAM_SHELLS_LAUNCHES"], "%d-%d.json" % (time.time_ns(), os.getpid()))
 with open(path + ".tmp", "w") as f:
-    json.dump({"argv": sys.argv[1:], "startup_id": os.environ.get("DESKTOP_STARTUP_ID")}, f)
+    json.dump({"argv": sys.argv[1:], "startup_id": os.environ.get("DESKTOP_STARTUP_ID"),
+               "activation_token": os.environ.get("XDG_ACTIVATION_TOKEN")}, f)
 os.rename(path + ".tmp", path)
 '''
 
@@ -60,7 +61,14 @@ class World:
         recorder = os.path.join(self.base, "record-terminal.py")
         with open(recorder, "w") as f:
             f.write(RECORDER)
-        self.folders.write_config(f'[desktop]\nopen = "terminal"\nterminal = ["{PYTHON}", "{recorder}"]\n')
+        # What a click opens is Engram's window (open = "app", the default): the installed engram-app is swapped for
+        # the recorder, so the checks read the argv and startup id the daemon started it with (the window itself is
+        # driven by `make test-window`); the terminal, the fallback, records too.
+        app = os.path.join(self.prefix, "bin", "engram-app")
+        with open(app, "w") as f:
+            f.write(f"#!{PYTHON}\n" + RECORDER)
+        os.chmod(app, 0o755)
+        self.folders.write_config(f'[desktop]\nopen = "app"\nterminal = ["{PYTHON}", "{recorder}"]\n')
         samples = os.path.join(ROOT, "Samples")
         self.run_engram("import", f"{samples}/memories.jsonl", f"{samples}/curricula/swift-concurrency.toml",
                         f"{samples}/curricula/spanish-b1.yaml")

@@ -63,7 +63,13 @@ final class AppLauncher: @unchecked Sendable {
             let log = self.log
             try Spawner.start(executable, ["--data-dir", dataDirectory, url], environment: environment) { [weak self] exit in
                 if exit.code != 0 { log.warning("the Engram window exited with an error", metadata: ["status": "\(exit.code)"]) }
-                self?.starting.withLock { $0 = nil }
+                // A link held for a window that ended without taking its name (it failed, or was closed at once)
+                // is opened anew rather than lost.
+                let held = self?.starting.withLock { s -> (String, String?, String?)? in
+                    defer { s = nil }
+                    return s?.held
+                }
+                if let self, let (url, _, token) = held { _ = self.open(url, activationToken: token) }
             }
             log.info("opened the Engram window")
             waitForBusName()

@@ -122,7 +122,7 @@ class Suite:
                 ("curricula and topics in their own categories", self.categories),
                 ("every memory match offers Copy and Pin/Unpin", self.actions_offered),
                 ("“remember buy oat milk” is a command match; running it stores the memory", self.command),
-                ("running a match strengthens it and shows it in a terminal", self.run_match),
+                ("running a match strengthens it and opens the window on it", self.run_match),
                 ("running the Pin action pins the memory", self.pin_action),
                 ("a memory found by meaning alone is matched, saying so", self.meaning),
                 ("closing the session tears Engram down", self.teardown),
@@ -203,15 +203,15 @@ class Suite:
         row = self.seen["focaccia"]["milou"][0]
         memory_id = row["id"].rsplit("/", 1)[-1]
         launches = self.world.launches_seen()
-        expect(launches, "running the focaccia match opened no terminal")
+        expect(launches, "running the focaccia match did not open the window")
         argv = launches[-1]["argv"]
-        expect(argv[1] == "show" and argv[-2:] == ["--", memory_id], f"the terminal ran {argv}")
+        expect(argv[-1] == f"engram://memory/{memory_id}", f"engram-app was started with {argv}")
         expect(self.seen["run match"].get("ran") is True, "Milou's run() refused the match")
         top, before = self.uses_before
         expect(top == memory_id, f"KRunner's first focaccia match is {memory_id}, `engram search` says {top}")
         uses = self.world.memory(memory_id)["useCount"]
         expect(uses == before + 1, f"{memory_id} was used {before} times before the run and {uses} after")
-        return f"{row['display'][:40]}…: terminal `engram {' '.join(argv[1:])}`"
+        return f"{row['display'][:40]}…: window `engram-app {argv[-1]}`"
 
     def pin_action(self):
         rows = self.seen["to pin"]["milou"]
