@@ -142,6 +142,7 @@ final class MainWindow {
         guard let name = string(adw_view_stack_get_visible_child_name(views.as())) else { return }
         // A tab of the switcher chosen on a memory's page goes to that view.
         if string(gtk_stack_get_visible_child_name(nav.as())) != "home" {
+            gtk_window_set_title(window.as(), "Engram")
             gtk_stack_set_visible_child_name(nav.as(), "home")
             history.removeAll()
             back.visible = false
@@ -157,6 +158,7 @@ final class MainWindow {
     // MARK: Navigation
 
     func showHome(_ view: String) {
+        gtk_window_set_title(window.as(), "Engram")
         gtk_stack_set_visible_child_name(nav.as(), "home")
         adw_view_stack_set_visible_child_name(views.as(), view)
         history.removeAll()
@@ -182,6 +184,7 @@ final class MainWindow {
     func goBack() {
         _ = history.popLast()
         guard let previous = history.last else {
+            gtk_window_set_title(window.as(), "Engram")
             gtk_stack_set_visible_child_name(nav.as(), "home")
             back.visible = false
             search.refresh()

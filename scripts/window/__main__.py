@@ -341,6 +341,48 @@ class Suite:
         expect(len(self.w.frames()) == 1, f"{len(self.w.frames())} windows")
         return "markup, ${exec}, %{…}, RTL shown literally; a 100 KB note drawn; one window"
 
+    def changes_elsewhere_show_at_once(self):
+        # A session paused elsewhere (the notification's button, another machine, the CLI) shows as paused.
+        self.engram("session", "start", "--curriculum", "spanish-b1", check=True)
+        self.w.click("page tab", "Learning")
+        self.w.find("label", contains="Session: Spanish to B1", timeout=15)
+        self.engram("session", "pause", check=True)
+        expect(eventually(lambda: self.w.find("label", "Paused", timeout=1) is not None, timeout=15),
+               "a pause from the CLI did not show in the window")
+        self.engram("session", "stop", check=True)
+        expect(eventually(lambda: self.w.find("label", "No session running", timeout=1) is not None, timeout=15),
+               "a stop from the CLI did not show in the window")
+        # A memory forgotten elsewhere while its page is open: the page closes and says so.
+        mid = json.loads(self.engram("remember", "--json", "Forget me from the command line", check=True).stdout)["id"]
+        self.launch(f"engram://memory/{mid}")
+        page = lambda: self.w.text(self.w.find("label", "Memory text"))
+        expect(eventually(lambda: page() == "Forget me from the command line", timeout=15), "the memory did not open")
+        self.engram("forget", "--yes", mid, check=True)
+        expect(eventually(lambda: [f.name for f in self.w.frames()] == ["Engram"], timeout=15),
+               f"the forgotten memory's page stayed open: {[f.name for f in self.w.frames()]}")
+        return "a CLI pause and stop showed in Learning; a CLI forget closed the memory's page"
+
+    def a_narrow_window_moves_the_switcher_down(self):
+        ids = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", "Engram"], env=self.xenv,
+                             capture_output=True, text=True).stdout.split()
+        expect(ids, "no window to resize")
+        bars = lambda: [a for a in self.w.all("page tab list")]
+        subprocess.run(["xdotool", "windowsize", ids[-1], "360", "640"], env=self.xenv, check=True)
+        # The header's switcher gives way to the bar at the bottom: its tabs are then the ones on screen.
+        def bottom_bar_shown():
+            for tabs in bars():
+                try:
+                    ext = tabs.queryComponent().getExtents(self.w.at.WINDOW_COORDS)
+                    if ext.y > 400 and ext.height > 0:
+                        return True
+                except Exception:
+                    continue
+            return False
+        expect(eventually(bottom_bar_shown, timeout=10), "at 360 px wide the view switcher did not move to the bottom")
+        subprocess.run(["xdotool", "windowsize", ids[-1], "900", "700"], env=self.xenv, check=True)
+        expect(eventually(lambda: not bottom_bar_shown(), timeout=10), "at 900 px the switcher bar stayed at the bottom")
+        return "360 px wide: the switcher moves to a bar at the bottom; 900 px: back in the header"
+
     def todays_review_marks_reviewed(self):
         due = json.loads(self.engram("ask", "--json", "--intent", "DailyReview", check=True).stdout)["result"]["items"]
         expect(due, "the sample collection has nothing due for review")
@@ -427,7 +469,8 @@ class Suite:
         checks = [self.typing_lists_what_every_surface_ranks, self.arrows_and_enter_open_a_memory, self.pin_tag_untag,
                   self.edit_in_place_then_find_it, self.forget_after_confirming, self.start_and_pause_a_session,
                   self.follow_a_link_and_a_connection, self.hostile_text_is_shown_as_written,
-                  self.todays_review_marks_reviewed, self.a_capture_elsewhere_shows_at_once, self.a_gnome_click_opens_the_window_on_it,
+                  self.todays_review_marks_reviewed, self.a_capture_elsewhere_shows_at_once,
+                  self.changes_elsewhere_show_at_once, self.a_narrow_window_moves_the_switcher_down, self.a_gnome_click_opens_the_window_on_it,
                   self.a_flood_of_clicks_starts_one_window,
                   self.survives_the_daemon_going_and_coming]
         try:
