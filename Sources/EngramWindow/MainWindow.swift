@@ -263,6 +263,9 @@ final class MainWindow {
     func toast(_ text: String) {
         if ProcessInfo.processInfo.environment["ENGRAM_APP_DEBUG"] == "1" { FileHandle.standardError.write(Data("toast: \(text)\n".utf8)) }
         let t = adw_toast_new(MarkdownMarkup.escape(String(text.prefix(300))))!
+        // The newest says what the last click did: it replaces the one showing rather than waiting in a queue.
+        adw_toast_set_priority(t, ADW_TOAST_PRIORITY_HIGH)
+        adw_toast_set_timeout(t, 3)
         adw_toast_overlay_add_toast(toasts.as(), t)
     }
 
