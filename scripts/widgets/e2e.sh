@@ -451,6 +451,16 @@ EOF
     chmod 644 "$work/polybar.ini"
     spawn "$out/polybar.log" polybar -l info -c "$work/polybar.ini" test
     local p=$spawned
+    # polybar 3.6 has been seen (once in many runs, under load) to lose its X connection as it starts ("X connection
+    # error... Socket, pipe or stream error") while the server stays up for the programs before and after it: one
+    # more start, said in its log, rather than failing the run on it. A second loss fails as before.
+    sleep 3
+    if ! kill -0 "$p" 2>/dev/null && grep -q "X connection error" "$out/polybar.log"; then
+        mv "$out/polybar.log" "$out/polybar-first-start.log"
+        echo "polybar lost its X connection as it started (polybar-first-start.log); started again" >&2
+        spawn "$out/polybar.log" polybar -l info -c "$work/polybar.ini" test
+        p=$spawned
+    fi
     # The hostile module drawn (in its colour, across the click point), then clicks on the control until
     # polybar runs its action: from then on clicks are handled.
     check polybar "the bar shows the hostile memory's module" \

@@ -145,7 +145,9 @@ class Suite:
         self.engram_bin, self.app_bin = os.path.abspath(engram_bin), os.path.abspath(app_bin)
         self.world = World("engram-window", drop=("DBUS_", "WAYLAND_", "DISPLAY", "XAUTHORITY", "AT_SPI"))
         self.world.env.update(ENGRAM_MODEL_DIR="none", NO_COLOR="1")
-        self.world.write_config('[desktop]\nopen = "app"\n')
+        self.shared = self.world.path("sync-folder")
+        os.makedirs(self.shared, mode=0o700)
+        self.world.write_config(f'[desktop]\nopen = "app"\n\n[sync]\nfolder = "{self.shared}"\n')
         self.engram = Engram(self.engram_bin, self.world.env)
         self.report = Report("window", self.out)
         self.procs = []
@@ -382,6 +384,30 @@ class Suite:
         subprocess.run(["xdotool", "windowsize", ids[-1], "900", "700"], env=self.xenv, check=True)
         return "360 px wide: the view switcher moves to a bar at the bottom"
 
+    def another_machines_memory_is_offered(self):
+        # A second device (its own data and config folders) shares the sync folder and opens a memory there.
+        other = World("engram-window-laptop", drop=("DBUS_", "WAYLAND_", "DISPLAY"))
+        other.env.update(ENGRAM_MODEL_DIR="none")
+        other.write_config(f'[sync]\nfolder = "{self.shared}"\n')
+        laptop = Engram(self.engram_bin, other.env)
+        try:
+            self.engram("sync", "now", check=True)
+            laptop("import", os.path.join(ROOT, "Samples", "memories.jsonl"), check=True)
+            laptop("sync", "now", check=True)
+            laptop("show", "s050", check=True)
+            self.engram("remember", "a change, so the window reads its offers again", check=True)
+            banner = lambda: next((a for a in self.w.all("label") if a.name.startswith("Continue from")), None)
+            expect(eventually(lambda: banner() is not None, timeout=20), "no handoff banner")
+            title = self.show("s050")["title"]
+            expect(title[:30] in banner().name, f"the banner offers {banner().name!r}, not s050")
+            self.w.click("push button", "Continue here")
+            page = lambda: self.w.text(self.w.find("label", "Memory text"))
+            want = self.show("s050")["content"].split("\n")[0].replace("`", "")
+            expect(eventually(lambda: page().startswith(want), timeout=15), f"Continue opened {page()[:60]!r}, not s050")
+            return f"“{banner().name[:70]}”; Continue opened s050"
+        finally:
+            other.close()
+
     def todays_review_marks_reviewed(self):
         due = json.loads(self.engram("ask", "--json", "--intent", "DailyReview", check=True).stdout)["result"]["items"]
         expect(due, "the sample collection has nothing due for review")
@@ -469,7 +495,8 @@ class Suite:
                   self.edit_in_place_then_find_it, self.forget_after_confirming, self.start_and_pause_a_session,
                   self.follow_a_link_and_a_connection, self.hostile_text_is_shown_as_written,
                   self.todays_review_marks_reviewed, self.a_capture_elsewhere_shows_at_once,
-                  self.changes_elsewhere_show_at_once, self.a_narrow_window_moves_the_switcher_down, self.a_gnome_click_opens_the_window_on_it,
+                  self.changes_elsewhere_show_at_once, self.a_narrow_window_moves_the_switcher_down,
+                  self.another_machines_memory_is_offered, self.a_gnome_click_opens_the_window_on_it,
                   self.a_flood_of_clicks_starts_one_window,
                   self.survives_the_daemon_going_and_coming]
         try:
