@@ -126,6 +126,10 @@ case "$prefix" in
   *) echo "Note: GNOME Shell reads search providers only from /usr/share and /usr/local/share;" \
           "install with PREFIX=/usr/local for the GNOME overview. KRunner and D-Bus activation work from $prefix." ;;
 esac
+# Restarting KRunner: Plasma 6 has kquitapp6, Plasma 5 kquitapp5; name the one this machine has (both if neither).
+if command -v kquitapp6 >/dev/null 2>&1; then krunner_restart="kquitapp6 krunner"
+elif command -v kquitapp5 >/dev/null 2>&1; then krunner_restart="kquitapp5 krunner"
+else krunner_restart="kquitapp6 krunner (Plasma 6) or kquitapp5 krunner (Plasma 5)"; fi
 cat <<MSG
 Done. The daemon starts by itself on the first search (D-Bus activation); to start it with your session:
   systemctl --user enable --now engram.service
@@ -133,5 +137,5 @@ Feeds for bars and widgets: $bindir/engram-feed motd --format waybar   (configs:
 Morning review and evening summary notifications:
   systemctl --user enable --now engram-morning-review.timer engram-evening-summary.timer
 Open engram:// links with Engram:  xdg-mime default org.engram.Engram.desktop x-scheme-handler/engram
-GNOME Shell picks up new search providers after you log out and in again; KRunner after: kquitapp5 krunner
+GNOME Shell picks up new search providers after you log out and in again; KRunner after: $krunner_restart
 MSG

@@ -33,6 +33,32 @@ import Testing
         return destdir
     }
 
+    /// After installing, the message names the KRunner restart this machine has: Plasma 6's kquitapp6, Plasma 5's
+    /// kquitapp5, or both when it has neither.
+    @Test func theInstallMessageNamesTheKRunnerRestartThisMachineHas() throws {
+        let bin = NSTemporaryDirectory() + "engram-kquit-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: bin) }
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        func message(with tools: [String]) throws -> String {
+            for t in ["kquitapp5", "kquitapp6"] { try? FileManager.default.removeItem(atPath: bin + "/" + t) }
+            for t in tools {
+                try "#!/bin/sh\nexit 0\n".write(toFile: bin + "/" + t, atomically: true, encoding: .utf8)
+                chmod(bin + "/" + t, 0o755)
+            }
+            var env = ProcessInfo.processInfo.environment
+            env["DESTDIR"] = bin + "/dest"
+            env["PATH"] = bin + ":/usr/bin:/bin"
+            env.removeValue(forKey: "DBUS_SESSION_BUS_ADDRESS")
+            let out = try Run.program(DaemonFixture.root + "/scripts/install.sh", [DaemonFixture.engramBinary, "/usr/local"], environment: env)
+            guard out.status == 0 else { throw TestError("install.sh failed: \(out.stderr)") }
+            return out.stdout.split(separator: "\n").last { $0.contains("KRunner after") }.map(String.init) ?? ""
+        }
+        #expect(try message(with: ["kquitapp6"]).hasSuffix("KRunner after: kquitapp6 krunner"))
+        #expect(try message(with: ["kquitapp5"]).hasSuffix("KRunner after: kquitapp5 krunner"))
+        #expect(try message(with: ["kquitapp5", "kquitapp6"]).hasSuffix("KRunner after: kquitapp6 krunner"))
+        #expect(try message(with: []).contains("kquitapp6 krunner (Plasma 6) or kquitapp5 krunner (Plasma 5)"))
+    }
+
     @Test func desktopFileValidateAcceptsEveryDesktopFile() throws {
         let destdir = try Self.install()
         defer { try? FileManager.default.removeItem(atPath: destdir) }
@@ -118,6 +144,18 @@ import Testing
         }
     }
 
+    /// A KConfig string list: split on commas, `\,` and `\\` unescaped (KConfigGroup::readEntry for QStringList).
+    static func kconfigList(_ value: String) -> [String] {
+        var items: [String] = [], current = "", escaped = false
+        for ch in value {
+            if escaped { current.append(ch); escaped = false } else if ch == "\\" { escaped = true } else if ch == "," {
+                items.append(current); current = ""
+            } else { current.append(ch) }
+        }
+        if !current.isEmpty || !items.isEmpty { items.append(current) }
+        return items
+    }
+
     @Test func theFilesAgreeWithEachOtherAndTheDaemon() throws {
         let service = try Self.group(Self.desktop + "/dbus-1/services/org.engram.Engram.service.in", "D-BUS Service")
         #expect(service["Name"] == DaemonFixture.busName)
@@ -140,6 +178,13 @@ import Testing
         #expect(entry["Exec"]?.hasSuffix(" %u") == true)
 
         let runner = try Self.group(Self.desktop + "/krunner/dbusplugins/org.engram.Engram.desktop", "Desktop Entry")
+        // KRunner reads both lists as KConfig does in KF5 and KF6 (comma-separated, `\,` a comma inside an item): three
+        // syntaxes, each with its own description.
+        let syntaxes = Self.kconfigList(runner["X-Plasma-Runner-Syntaxes"] ?? "")
+        let descriptions = Self.kconfigList(runner["X-Plasma-Runner-Syntax-Descriptions"] ?? "")
+        #expect(syntaxes == [":q:", "tag:NAME :q:", "type:idea :q:"])
+        #expect(descriptions.count == syntaxes.count, "\(descriptions)")
+        #expect(descriptions.first == "Searches your memories, curricula and topics for :q:")
         #expect(runner["X-Plasma-API"] == "DBus2")
         #expect(runner["X-Plasma-DBusRunner-Service"] == DaemonFixture.busName)
         #expect(runner["X-Plasma-DBusRunner-Path"] == DaemonFixture.runnerPath)

@@ -109,6 +109,22 @@ import Testing
         }
     }
 
+    /// KRunner from Frameworks 6.17 sends `SetActivationToken` just before `Run`: the token reaches what the Run opens
+    /// (here the terminal, as `XDG_ACTIVATION_TOKEN`), once; a Run without one gets none.
+    @Test func anActivationTokenGoesToWhatRunOpens() async throws {
+        try await withDaemon { (d: DaemonFixture) async throws -> Void in
+            let id = "engram://memory/s165"
+            #expect(try d.gdbus(D.runnerPath, D.runner, "SetActivationToken", ["'kwin-token-42'"]).status == 0)
+            #expect(try d.gdbus(D.runnerPath, D.runner, "Run", ["'\(id)'", "''"]).status == 0)
+            #expect(await eventually { d.launchRecords().count == 1 })
+            #expect(d.launchRecords().first?.activationToken == "kwin-token-42")
+            #expect(d.launchRecords().first?.startupID == "kwin-token-42")
+            #expect(try d.gdbus(D.runnerPath, D.runner, "Run", ["'\(id)'", "''"]).status == 0)
+            #expect(await eventually { d.launchRecords().count == 2 })
+            #expect(d.launchRecords().last?.activationToken == nil, "a token is used once")
+        }
+    }
+
     /// Copy goes through Klipper, as KDE's own runners do; python-dbusmock plays Klipper here.
     @Test func copyPutsTheWholeMemoryOnKlippersClipboard() async throws {
         try await withDaemon { d in

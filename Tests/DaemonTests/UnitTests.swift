@@ -97,6 +97,21 @@ import Testing
         #expect(TerminalLauncher.detect(configured: nil, environment: ["XDG_CURRENT_DESKTOP": "KDE"], exists: exists) == ["konsole", "-e"])
         #expect(TerminalLauncher.detect(configured: nil, environment: [:], exists: exists) == ["x-terminal-emulator", "-e"])
         #expect(TerminalLauncher.detect(configured: nil, environment: [:], exists: { _ in false }) == nil)
+        // xdg-terminal-exec, where installed, knows the person's default terminal; it takes the command as its arguments.
+        let withExec = { (p: String) in all.contains(p) || p == "xdg-terminal-exec" }
+        #expect(TerminalLauncher.detect(configured: nil, environment: ["XDG_CURRENT_DESKTOP": "GNOME"], exists: withExec) == ["xdg-terminal-exec"])
+        #expect(TerminalLauncher.detect(configured: nil, environment: ["TERMINAL": "foot"], exists: withExec) == ["foot", "-e"])
+        // Fedora's GNOME: Ptyxis, and no x-terminal-emulator; found on GNOME and elsewhere.
+        let fedora = { (p: String) in p == "ptyxis" }
+        #expect(TerminalLauncher.detect(configured: nil, environment: ["XDG_CURRENT_DESKTOP": "GNOME"], exists: fedora) == ["ptyxis", "--"])
+        #expect(TerminalLauncher.detect(configured: nil, environment: [:], exists: fedora) == ["ptyxis", "--"])
+        let both = { (p: String) in p == "ptyxis" || p == "kgx" }
+        #expect(TerminalLauncher.detect(configured: nil, environment: ["XDG_CURRENT_DESKTOP": "GNOME"], exists: both) == ["ptyxis", "--"])
+        // The argv each gets: the command after the prefix, as separate arguments.
+        let ptyxis = TerminalLauncher(terminal: ["ptyxis", "--"], engram: "/e", dataDirectory: "/d", useSystemdScope: false, log: Logger(label: "t"))
+        #expect(ptyxis.argv(for: .show(memoryID: "s1")) == ["ptyxis", "--", "/e", "show", "--data-dir", "/d", "--peek", "--pause", "--", "s1"])
+        let exec = TerminalLauncher(terminal: ["xdg-terminal-exec"], engram: "/e", dataDirectory: "/d", useSystemdScope: false, log: Logger(label: "t"))
+        #expect(exec.argv(for: .search(terms: ["a b"])) == ["xdg-terminal-exec", "/e", "search", "--data-dir", "/d", "--pause", "--", "a b"])
     }
 
     /// `[desktop]` as the daemon reads it: from the config the library loaded once.

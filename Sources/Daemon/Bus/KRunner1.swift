@@ -54,6 +54,12 @@ enum KRunner1 {
                     reply.fail(DaemonError.dbus(error))
                 }
             }),
+            // Frameworks 6.17 on: the activation token for the window a Run opens, sent just before that Run, so the
+            // compositor (Wayland's xdg-activation) lets it take focus.
+            DBusMethod("SetActivationToken", in: ["token": "s"], out: [:]) { call in
+                results.setActivationToken(try call.argument(0))
+                return []
+            },
             DBusMethod("Match", in: ["query": "s"], out: ["matches": "a(sssida{sv})"], deferredHandler: { call, reply in
                 do {
                     let query: String = try call.argument(0)

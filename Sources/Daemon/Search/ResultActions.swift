@@ -23,6 +23,10 @@ final class ResultActions: @unchecked Sendable {
     private let queue = DispatchQueue(label: "org.engram.daemon.result-actions", qos: .userInitiated)
     private let bus = Mutex<DBusConnection?>(nil)
     private let alertsBox = Mutex<IntentAlerts?>(nil)
+    /// The activation token KRunner (Frameworks 6.17 on) hands over just before `Run`, and when.
+    private let activation = Mutex<(token: String, at: ContinuousClock.Instant)?>(nil)
+    /// How long a token waits for the `Run` it came with.
+    static let activationTokenLife: Duration = .seconds(30)
 
     init(library: Library, settings: DesktopSettings, launcher: TerminalLauncher, appLauncher: AppLauncher?, search: SearchService,
          keeper: IndexKeeper, app: AppActions, log: Logger) {
@@ -42,6 +46,20 @@ final class ResultActions: @unchecked Sendable {
         appLauncher?.attach(connection)
     }
 
+    /// Keeps the token KRunner sends before `Run` (`SetActivationToken`), for what that Run opens.
+    func setActivationToken(_ token: String) {
+        activation.withLock { $0 = token.isEmpty ? nil : (token, .now) }
+    }
+
+    /// The token waiting for a Run, if it came recently; it is used once.
+    private func takeActivationToken() -> String? {
+        activation.withLock { a -> String? in
+            defer { a = nil }
+            guard let a, ContinuousClock.now - a.at < Self.activationTokenLife else { return nil }
+            return a.token
+        }
+    }
+
     /// Shows `link` as configured: in Engram's window (the terminal when the window is not installed or cannot
     /// start), in a terminal, or not at all.
     private func show(_ link: DeepLink, terminal command: TerminalLauncher.Command, timestamp: UInt32, activationToken: String? = nil) {
@@ -49,9 +67,9 @@ final class ResultActions: @unchecked Sendable {
         case .none: return
         case .app:
             if let appLauncher, appLauncher.open(link.url, timestamp: timestamp, activationToken: activationToken) { return }
-            launcher.launch(command, timestamp: timestamp)
+            launcher.launch(command, timestamp: timestamp, activationToken: activationToken)
         case .terminal:
-            launcher.launch(command, timestamp: timestamp)
+            launcher.launch(command, timestamp: timestamp, activationToken: activationToken)
         }
     }
 
@@ -64,6 +82,8 @@ final class ResultActions: @unchecked Sendable {
     /// Opens a result: strengthens a memory (through `LinkHandler`) and shows it as configured; `timestamp` is the
     /// user action's X server time, when the desktop gave it (see `TerminalLauncher.launch`).
     func activate(_ id: String, source: String, timestamp: UInt32 = 0, done: @escaping @Sendable (Result<Void, any Error>) -> Void) {
+        // KRunner's token for this Run, taken now: a later Run must not reuse it.
+        let token = source == "krunner" ? takeActivationToken() : nil
         queue.async {
             done(Result {
                 let link = try DeepLink.parse(id)
@@ -72,10 +92,10 @@ final class ResultActions: @unchecked Sendable {
                     _ = try LinkHandler(library: self.library, source: source).perform(link)
                     self.changed(id)
                     self.log.info("opened a memory", metadata: ["id": "\(memoryID)", "from": "\(source)"])
-                    self.show(link, terminal: .show(memoryID: memoryID), timestamp: timestamp)
+                    self.show(link, terminal: .show(memoryID: memoryID), timestamp: timestamp, activationToken: token)
                 case .curriculum, .topic:
                     _ = try LinkHandler(library: self.library, source: source).perform(link)
-                    self.show(link, terminal: .open(url: link.url), timestamp: timestamp)
+                    self.show(link, terminal: .open(url: link.url), timestamp: timestamp, activationToken: token)
                 default:
                     throw EngramError.invalidInput("\(id) is not a search result")
                 }

@@ -5,8 +5,9 @@ import Logging
 /// Opens Engram's own commands in the user's terminal, always as an argv: nothing from a search or a
 /// stored memory is ever read by a shell.
 ///
-/// The terminal comes from `[desktop] terminal` in config, else `$TERMINAL`, else the desktop's own
-/// (Console or GNOME Terminal on GNOME, Konsole on KDE, …), else Debian's `x-terminal-emulator`.
+/// The terminal comes from `[desktop] terminal` in config, else `$TERMINAL`, else `xdg-terminal-exec` (the
+/// freedesktop default-terminal launcher), else the desktop's own (Ptyxis, Console or GNOME Terminal on GNOME,
+/// Konsole on KDE, …), else Debian's `x-terminal-emulator`, else a common one.
 /// Under systemd the terminal is started in its own scope, so stopping the daemon leaves it open.
 struct TerminalLauncher: Sendable {
     /// What to show.
@@ -47,7 +48,7 @@ struct TerminalLauncher: Sendable {
     /// `timestamp` is the X server time of the click or key press that asked for it (GNOME Shell passes it), handed
     /// on as `DESKTOP_STARTUP_ID=…_TIME<timestamp>` so the window may take focus; 0 when unknown.
     @discardableResult
-    func launch(_ command: Command, timestamp: UInt32 = 0) -> Bool {
+    func launch(_ command: Command, timestamp: UInt32 = 0, activationToken: String? = nil) -> Bool {
         guard let argv = argv(for: command) else {
             log.warning("no terminal found to show the result; set [desktop] terminal in config.toml")
             return false
@@ -60,7 +61,8 @@ struct TerminalLauncher: Sendable {
         let name = argv[0]
         do {
             let startupID = StartupEnvironment.startupID(program: terminal?.first ?? name, timestamp: timestamp)
-            let environment = StartupEnvironment.environment(ProcessInfo.processInfo.environment, startupID: startupID)
+            let environment = StartupEnvironment.environment(ProcessInfo.processInfo.environment, activationToken: activationToken,
+                                                              startupID: startupID)
             try Spawner.start(executable, Array(argv.dropFirst()), environment: environment) { exit in
                 if exit.code != 0 {
                     log.warning("the terminal exited with an error", metadata: ["program": "\(name)", "status": "\(exit.code)"])
@@ -79,12 +81,16 @@ struct TerminalLauncher: Sendable {
                        exists: (String) -> Bool = { resolve($0) != nil }) -> [String]? {
         if let configured { return configured }
         if let t = environment["TERMINAL"], !t.isEmpty, exists(t) { return [t, "-e"] }
+        // The freedesktop default-terminal launcher knows the person's choice: it takes the command as its arguments.
+        if exists("xdg-terminal-exec") { return ["xdg-terminal-exec"] }
         let desktops = (environment["XDG_CURRENT_DESKTOP"] ?? "").lowercased().split(separator: ":").map(String.init)
         var candidates: [[String]] = []
-        if desktops.contains("gnome") { candidates += [["kgx", "--"], ["gnome-terminal", "--"]] }
+        // GNOME's terminals: Ptyxis (Fedora's and GNOME 47's default, with no x-terminal-emulator), Console, and
+        // GNOME Terminal; each takes the command after `--`, as separate arguments.
+        if desktops.contains("gnome") { candidates += [["ptyxis", "--"], ["kgx", "--"], ["gnome-terminal", "--"]] }
         if desktops.contains("kde") { candidates += [["konsole", "-e"]] }
         if desktops.contains("xfce") { candidates += [["xfce4-terminal", "-x"]] }
-        candidates += [["x-terminal-emulator", "-e"], ["gnome-terminal", "--"], ["konsole", "-e"], ["xfce4-terminal", "-x"],
+        candidates += [["x-terminal-emulator", "-e"], ["ptyxis", "--"], ["gnome-terminal", "--"], ["konsole", "-e"], ["xfce4-terminal", "-x"],
                        ["foot"], ["alacritty", "-e"], ["kitty"], ["xterm", "-e"]]
         return candidates.first { exists($0[0]) }
     }
