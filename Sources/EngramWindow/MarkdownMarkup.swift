@@ -1,3 +1,4 @@
+import EngramCore
 import Foundation
 
 /// A memory's Markdown as Pango markup for a `GtkLabel`: headings, lists, quotes, code and links drawn, and every
@@ -5,24 +6,14 @@ import Foundation
 /// written and nothing in it is ever interpreted. Links become `<a>` only for `http(s)://` and `engram://` targets;
 /// anything else (`file:`, `javascript:`) stays text.
 public enum MarkdownMarkup {
-    /// Pango's five escapes.
+    /// Pango's five escapes (EngramRules' one escaper), after the control characters markup cannot hold (all but
+    /// tab and newline: Pango refuses the whole text over one, and the label would show nothing).
     public static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for ch in text.unicodeScalars {
-            switch ch {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            // Control characters other than tab and newline are not valid in markup: drop them.
-            case _ where ch.value < 0x20 && ch != "\t" && ch != "\n": continue
-            case _ where ch.value == 0x7F: continue
-            default: out.unicodeScalars.append(ch)
-            }
+        var kept = String.UnicodeScalarView()
+        for ch in text.unicodeScalars where !((ch.value < 0x20 && ch != "\t" && ch != "\n") || ch.value == 0x7F) {
+            kept.append(ch)
         }
-        return out
+        return Markup.escape(String(kept))
     }
 
     /// The longest text rendered as markup; beyond it the rest is shown plain (a 100 KB note stays quick to draw).
