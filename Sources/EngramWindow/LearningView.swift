@@ -42,9 +42,11 @@ final class LearningView {
         chart = gtk_drawing_area_new()
         gtk_drawing_area_set_content_height(chart.as(), 160)
         chart.named("Study time per day")
-        perCurriculum = Make.label("", wrap: true)
+        perCurriculum = gtk_drawing_area_new()
+        gtk_drawing_area_set_content_height(perCurriculum.as(), 80)
         perCurriculum.named("Study time per curriculum")
-        let chartBox = Make.box(true, spacing: 6, [Make.label("Study time, last 14 days").css("heading"), chart, perCurriculum])
+        let chartBox = Make.box(true, spacing: 6, [Make.label("Study time, last 14 days").css("heading"), chart,
+                                                   Make.label("Per curriculum, this month").css("heading"), perCurriculum])
         root = Make.scrolled(Make.clamp(Make.box(true, spacing: 18, [sessionCard, curricula.root, chartBox]).margins(18)))
 
         Signal.connect(pause, "clicked") { [unowned self] in self.session(.pause) }
@@ -57,6 +59,7 @@ final class LearningView {
             }
         }
         Draw.set(chart) { [unowned self] cr, w, h in self.draw(cr, Double(w), Double(h)) }
+        Draw.set(perCurriculum) { [unowned self] cr, w, h in self.drawCurricula(cr, Double(w), Double(h)) }
     }
 
     func session(_ action: DeepLink.SessionAction) {
@@ -112,7 +115,9 @@ final class LearningView {
         if l.curricula.isEmpty { curricula.empty("No curricula yet: import one with engram import FILE.") }
         updateSession()
         let lines = l.perCurriculum.map { "\($0.title): \($0.minutes) min" }
-        gtk_label_set_text(perCurriculum.as(), lines.isEmpty ? "No study time this month yet." : lines.joined(separator: "\n"))
+        engram_accessible_description(perCurriculum, lines.isEmpty ? "No study time this month yet" : lines.joined(separator: ", "))
+        gtk_drawing_area_set_content_height(perCurriculum.as(), Int32(max(1, l.perCurriculum.count) * 26 + 6))
+        gtk_widget_queue_draw(perCurriculum)
         let days = l.days.map { "\($0.day) \($0.minutes) min" }.joined(separator: ", ")
         engram_accessible_description(chart, days.isEmpty ? "No study time yet" : days)
         gtk_widget_queue_draw(chart)
@@ -150,6 +155,35 @@ final class LearningView {
                 self.updateSession()
                 return true
             }
+        }
+    }
+
+    /// One bar per curriculum, its minutes this month, scaled to the most studied; the title and minutes beside it.
+    func drawCurricula(_ cr: OpaquePointer, _ w: Double, _ h: Double) {
+        let rows = learning?.perCurriculum ?? []
+        let dark = adw_style_manager_get_dark(adw_style_manager_get_default()) != 0
+        let fg = dark ? 0.9 : 0.2
+        cairo_set_font_size(cr, 11)
+        guard !rows.isEmpty else {
+            cairo_set_source_rgb(cr, fg, fg, fg)
+            cairo_move_to(cr, 8, 18)
+            cairo_show_text(cr, "No study time this month yet")
+            return
+        }
+        let top = Double(max(rows.map(\.minutes).max() ?? 1, 1))
+        let labelWidth = min(220, w * 0.4)
+        for (i, r) in rows.enumerated() {
+            let y = Double(i) * 26 + 4
+            cairo_set_source_rgb(cr, fg, fg, fg)
+            cairo_move_to(cr, 4, y + 15)
+            cairo_show_text(cr, String(r.title.prefix(30)))
+            let bar = max(2, (w - labelWidth - 70) * Double(r.minutes) / top)
+            cairo_set_source_rgb(cr, 0.38, 0.65, 0.35)
+            cairo_rectangle(cr, labelWidth, y + 4, bar, 14)
+            cairo_fill(cr)
+            cairo_set_source_rgb(cr, fg, fg, fg)
+            cairo_move_to(cr, labelWidth + bar + 6, y + 15)
+            cairo_show_text(cr, "\(r.minutes) min")
         }
     }
 
