@@ -484,6 +484,14 @@ class Suite:
                "after the daemon came back, a capture did not show")
         return "searched with the daemon gone; live again when it came back"
 
+    def no_gtk_complaints(self):
+        """Everything the windows the suite started printed: a GTK or GLib critical or warning is a bug in the window."""
+        with open(os.path.join(self.out, "app.log"), errors="replace") as f:
+            bad = [line.strip() for line in f if "-CRITICAL **" in line or "-WARNING **" in line
+                   and "Screen coordinates not supported" not in line]
+        expect(not bad, f"{len(bad)} complaint(s), the first: {bad[0] if bad else ''}")
+        return "app.log holds no Gtk/GLib critical or warning"
+
     def run(self):
         try:
             self.start()
@@ -502,6 +510,7 @@ class Suite:
         try:
             for check in checks:
                 self.report.check(check.__name__.replace("_", " "), check, on_fail=self.evidence)
+            self.report.check("GTK reported no critical or warning", self.no_gtk_complaints)
         finally:
             self.stop()
             self.report.write()
