@@ -9,8 +9,8 @@ import Intents
 final class MemoryPage {
     unowned let window: MainWindow
     let root: Widget
-    /// Holds the text's label; each memory gets a new label (GTK 4.8's accessibility layer keeps reporting a label's
-    /// first text after it changes, so a screen reader would read the previous memory).
+    /// Holds the text's label; each memory is drawn into a new one, with its own link handler, so nothing of the
+    /// previous memory's text or links (a selection, a link's hover state) carries over to the next.
     let contentHolder: Widget
     var content: Widget
     let editor: Widget
