@@ -241,7 +241,7 @@ final class MainWindow {
 
     func runIntent(_ commandID: String) {
         let invocation: IntentInvocation
-        do { invocation = try IntentInvocation(commandID: commandID) } catch {
+        do { invocation = try WindowData.desktopAction(commandID) } catch {
             toast("\(error)")
             return
         }

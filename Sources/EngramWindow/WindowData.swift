@@ -144,6 +144,18 @@ public final class WindowData: @unchecked Sendable {
         return result
     }
 
+    /// The invocation an `intent:` link names, if it is one of the desktop entry's actions (an intent with no
+    /// argument to give, as `[Desktop Action …]` runs it). Anything else is refused: a link handed to the window
+    /// (over `org.freedesktop.Application.Open`, by any program on the bus) must not run a capture, a tag or a
+    /// forget with arguments of its choosing.
+    public static func desktopAction(_ commandID: String) throws -> IntentInvocation {
+        let invocation = try IntentInvocation(commandID: commandID)
+        guard invocation.arguments.isEmpty, IntentCatalog.desktopActionIntents.contains(where: { $0.name == invocation.name }) else {
+            throw EngramError.invalidInput("the window runs only its desktop actions from a link, not \(invocation.name.rawValue) with arguments")
+        }
+        return invocation
+    }
+
     public func edit(_ id: String, content: String) throws -> Page {
         let m = try library.store.edit(id: id, content: content)
         makeSearchable()
