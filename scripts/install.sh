@@ -83,6 +83,17 @@ for xml in "$desktop"/dbus-1/interfaces/*.xml; do
 done
 put "$desktop/gnome-shell/search-providers/org.engram.Engram.search-provider.ini" \
     "$datadir/gnome-shell/search-providers/org.engram.Engram.search-provider.ini" 644
+# GNOME Shell's top-bar indicator, twice (one folder holds one extension.js): the ES-module extension for GNOME 45+
+# as written, and the 43–44 variant scripts/gnome-extension-legacy.py writes from it (uuid engram-legacy@engram.org).
+# Each shell loads only the one whose metadata lists its version; Desktop/gnome-shell/extension/README.md.
+extension_src="$desktop/gnome-shell/extension"
+python3 "$root/scripts/gnome-extension-legacy.py" "$extension_src" "$generated/extension-legacy" >/dev/null
+for f in "$extension_src"/metadata.json "$extension_src"/*.js "$extension_src"/*.css; do
+  put "$f" "$datadir/gnome-shell/extensions/engram@engram.org/$(basename "$f")" 644
+done
+for f in "$generated"/extension-legacy/*; do
+  put "$f" "$datadir/gnome-shell/extensions/engram-legacy@engram.org/$(basename "$f")" 644
+done
 put "$desktop/krunner/dbusplugins/org.engram.Engram.desktop" "$datadir/krunner/dbusplugins/org.engram.Engram.desktop" 644
 # The meaning-search model and engine (scripts/install-model.sh put them in .build/model; MODEL_DIR=… to override):
 # an installed engram finds them in PREFIX/lib/engram/model. Without them it searches by words alone.

@@ -1,0 +1,537 @@
+"""Engram's top-bar extension inside the real GNOME Shell: what a person sees in its menu, checked where they see it.
+
+    PYTHONPATH=scripts /usr/bin/python3 -m shells.gnome.test_extension [--screenshots]
+
+Installs the built engram with scripts/install.sh into a temporary prefix (which also installs both variants of
+Desktop/gnome-shell/extension: engram@engram.org for GNOME 45+, engram-legacy@engram.org generated for 43–44),
+imports the sample collection, starts a headless gnome-shell (gnome_shell.py; the prefix's share is in its
+XDG_DATA_DIRS), enables both uuids with `gnome-extensions enable` and reads back the indicator through
+org.gnome.Shell.Eval: the shell's own St.Labels, the extension's state, the daemon's properties.
+
+Every check is a function of one Context (the started shell, its world, the installed engram CLI and the uuid this
+shell loads), so the same checks run against another gnome-shell (48 in a Debian 13 root) given another harness.
+The Eval snippets use only `Main`, `global` and `imports.gi`, which both 43's legacy Eval and 45+'s (a direct eval
+inside js/ui/shellDBus.js, an ES module that imports Main) can reach. After each check the shell's log is read for
+JS errors and warnings mentioning the extension: any is a failure of that check.
+Results, the shell's log and a screenshot of each failure go to bench-out/shells/gnome-extension/; with
+--screenshots the open menu is also copied to Desktop/screenshots/gnome-43-extension.png.
+"""
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
+
+from gi.repository import GLib
+
+from shells import shellkit
+from shells.gnome.gnome_shell import GnomeShell
+from shells.shellkit import Failed, eventually, expect
+
+OUT = os.path.join(shellkit.ROOT, "bench-out", "shells", "gnome-extension")
+MODERN_UUID, LEGACY_UUID = "engram@engram.org", "engram-legacy@engram.org"
+ENGRAM = ("org.engram.Engram", "/org/engram/Engram", "org.engram.Engram1")
+CURRICULUM = "swift-concurrency"
+# The extension states both generations share (43: ENABLED 1, 45+: ACTIVE 1).
+STATES = {1: "ENABLED", 2: "DISABLED", 3: "ERROR", 4: "OUT_OF_DATE", 6: "INITIALIZED", 99: "UNINSTALLED"}
+HOSTILE_MOTD = "Motd <b>not bold</b> & <i>x</i> ${exec touch /tmp/engram-ext-pwned} %{F#f00}red%{F-} zebrahostile"
+HOSTILE_FADING = 'Fading <span foreground="red">red</span> &amp; ${exec touch /tmp/engram-ext-pwned} %{B#00f}blue zebrahostile'
+HOSTILE_CAPTURE = "Typed <b>bold</b> & ${exec touch /tmp/engram-ext-pwned} %{F#f00} zebracapture"
+
+# The indicator as drawn: its named rows (engram-*), their labels as St.Labels hold them, and the button.
+INDICATOR_JS = """(() => {
+  const St = imports.gi.St;
+  const b = Main.panel.statusArea['%(uuid)s'];
+  if (!b) return JSON.stringify(null);
+  const shown = (a, top) => { for (let x = a; x && x !== top; x = x.get_parent()) if (!x.visible) return false; return true; };
+  const labels = a => { const out = []; const walk = x => { if (x instanceof St.Label && !x.has_style_class_name('popup-menu-ornament'))
+    out.push({text: x.get_text(), markup: x.clutter_text.use_markup}); x.get_children().forEach(walk); }; walk(a); return out; };
+  const rows = []; const walk = x => { if (x.name && x.name.startsWith('engram-'))
+    rows.push({name: x.name, visible: shown(x, b.menu.box), labels: labels(x),
+               entry: x instanceof St.Entry ? x.get_text() : null});
+    x.get_children().forEach(walk); };
+  walk(b.menu.box);
+  const find = (a, name) => a.name === name ? a : a.get_children().map(c => find(c, name)).find(c => c) || null;
+  const elapsed = find(b, 'engram-elapsed'); const icon = b.first_child.first_child;
+  return JSON.stringify({rows, open: b.menu.isOpen, offline: b.has_style_class_name('engram-offline'),
+    iconOpacity: icon.opacity, iconNames: icon.gicon && icon.gicon.get_names ? icon.gicon.get_names() : [],
+    elapsed: {text: elapsed.get_text(), visible: elapsed.visible, markup: elapsed.clutter_text.use_markup},
+    mappedInPanel: b.container.mapped});
+})()"""
+
+# Finds a named actor in the indicator's menu and does something with it (%(js)s sees it as `a`).
+ACTOR_JS = """(() => {
+  const b = Main.panel.statusArea['%(uuid)s'];
+  const find = (a, name) => a.name === name ? a : a.get_children().map(c => find(c, name)).find(c => c) || null;
+  const a = find(b.menu.box, '%(name)s');
+  if (!a) return 'no actor named %(name)s';
+  %(js)s
+})()"""
+
+RETURN_JS = """(() => {
+  const {Clutter, GLib} = imports.gi;
+  const kb = global._engramKeyboard || (global._engramKeyboard = Clutter.get_default_backend().get_default_seat()
+      .create_virtual_device(Clutter.InputDeviceType.KEYBOARD_DEVICE));
+  const t = GLib.get_monotonic_time();
+  kb.notify_keyval(t, Clutter.KEY_Return, Clutter.KeyState.PRESSED);
+  kb.notify_keyval(t + 1, Clutter.KEY_Return, Clutter.KeyState.RELEASED);
+  return 'pressed';
+})()"""
+
+
+@dataclass
+class Context:
+    """What every check receives: the started shell (its harness), its world, the engram CLI and the uuid loaded."""
+    shell: GnomeShell
+    world: shellkit.World
+    engram: str
+    uuid: str
+    out: str
+    shell_version: str = ""
+    update_screenshots: bool = False
+    notes: dict = field(default_factory=dict)
+
+    # ------------------------------------------------------------------ reading the indicator back
+
+    def indicator(self):
+        return self.shell.eval(INDICATOR_JS % {"uuid": self.uuid})
+
+    def rows(self, name, visible_only=True):
+        """The rows named name (engram-today, engram-fading…), visible ones only by default."""
+        ind = self.indicator() or {"rows": []}
+        return [r for r in ind["rows"] if r["name"] == name and (r["visible"] or not visible_only)]
+
+    def text(self, name):
+        """The first label's text of the first visible row named name, or None."""
+        rows = self.rows(name)
+        return rows[0]["labels"][0]["text"] if rows and rows[0]["labels"] else None
+
+    def actor(self, name, js):
+        return self.shell.eval(ACTOR_JS % {"uuid": self.uuid, "name": name, "js": js})
+
+    def open_menu(self):
+        self.shell.eval(f"Main.panel.statusArea['{self.uuid}'].menu.open(0); 'opened'")
+        expect(eventually(lambda: (self.indicator() or {}).get("open"), 5), "the indicator's menu did not open")
+
+    def close_menu(self):
+        self.shell.eval(f"Main.panel.statusArea['{self.uuid}'].menu.close(0); 'closed'")
+
+    def activate(self, name):
+        """Activates a menu item as a click does (its activate(); the menu closes)."""
+        done = self.actor(name, "a.activate(imports.gi.Clutter.get_current_event()); return 'activated';")
+        expect(done == "activated", f"could not activate {name}: {done}")
+
+    # ------------------------------------------------------------------ the daemon and the store
+
+    def prop(self, name):
+        return self.shell.call(ENGRAM[0], ENGRAM[1], "org.freedesktop.DBus.Properties", "Get",
+                               GLib.Variant("(ss)", (ENGRAM[2], name)), "(v)")[0]
+
+    def intent(self, method, args=None, sig=None):
+        sentence, result = self.shell.call(*ENGRAM, method, GLib.Variant(sig, args) if sig else None, "(ss)")
+        return sentence, json.loads(result)["result"]
+
+    def run_engram(self, *args, check=True):
+        return self.world.run_engram(*args, check=check)
+
+    def session(self):
+        out = self.run_engram("session", "status", "--json")
+        return json.loads(out.stdout)
+
+    def motd(self):
+        """The memory of the day as `engram-feed motd --format json` prints it (what the extension shows)."""
+        feed = os.path.join(os.path.dirname(self.engram), "engram-feed")
+        out = subprocess.run([feed, "motd", "--format", "json"], env=self.world.env, capture_output=True,
+                             text=True, timeout=60)
+        expect(out.returncode == 0, f"engram-feed motd failed: {out.stderr.strip()}")
+        return json.loads(out.stdout)
+
+    def daemon_running(self):
+        return self.shell.name_has_owner(ENGRAM[0])
+
+    def start_daemon(self):
+        """Starts `engram daemon` (stopped by pid with the world) and waits for its name."""
+        proc = self.world.start([self.engram, "daemon"], "engram-daemon.log")
+        if not eventually(self.daemon_running, 30):
+            raise Failed(f"engram daemon did not take {ENGRAM[0]} (exit status {proc.poll()}); see engram-daemon.log")
+        self.notes["daemon"] = proc
+        return proc
+
+    def stop_daemon(self):
+        """Stops the daemon this suite started, or the one the bus activated, by pid; waits until its name is gone."""
+        proc = self.notes.pop("daemon", None)
+        if proc is not None:
+            self.world.stop(proc)
+        for pid in self.world.daemon_pids():
+            os.kill(pid, 15)
+        expect(eventually(lambda: not self.daemon_running(), 15), "the daemon's name stayed on the bus")
+
+    def screenshot(self, name):
+        path = os.path.join(self.out, name)
+        expect(self.shell.screenshot(path), f"org.gnome.Shell.Screenshot did not write {name}")
+        return path
+
+
+def elapsed_seconds(text):
+    """'1:05' → 65, '1:02:03' → 3723 (a trailing ⏸ or '· paused' ignored); None when it is no time."""
+    m = re.match(r"^(\d+):(\d\d)(?::(\d\d))?", text or "")
+    if not m:
+        return None
+    a, b, c = int(m.group(1)), int(m.group(2)), m.group(3)
+    return a * 3600 + b * 60 + int(c) if c is not None else a * 60 + b
+
+
+def all_labels(ind):
+    return [l for r in ind["rows"] for l in r["labels"]] + [{"text": ind["elapsed"]["text"],
+                                                            "markup": ind["elapsed"]["markup"]}]
+
+
+# ---------------------------------------------------------------------- the checks
+
+
+def enabled_and_in_the_panel(ctx):
+    """gnome-extensions enable: this shell's variant ENABLED without error, its button in the top bar; the other
+    generation's variant is installed too and left alone (OUT_OF_DATE, no error)."""
+    other = MODERN_UUID if ctx.uuid == LEGACY_UUID else LEGACY_UUID
+    info = ctx.shell.eval(f"""(() => JSON.stringify(['{ctx.uuid}', '{other}'].map(u => {{
+        const e = Main.extensionManager.lookup(u);
+        return e ? {{uuid: u, state: e.state, error: e.error || '', path: e.path}} : {{uuid: u, state: null}}; }})))()""")
+    mine, theirs = info
+    expect(mine["state"] == 1 and not mine["error"],
+           f"{ctx.uuid} is {STATES.get(mine['state'], mine['state'])} with error {mine.get('error')!r}")
+    expect(mine["path"].startswith(ctx.world.prefix),
+           f"{ctx.uuid} was loaded from {mine['path']}, not the prefix scripts/install.sh wrote")
+    expect(theirs["state"] == 4 and not theirs["error"],
+           f"{other} (the other generation) is {STATES.get(theirs['state'], theirs['state'])}, "
+           f"error {theirs.get('error')!r}; it should be OUT_OF_DATE here")
+    ind = ctx.indicator()
+    expect(ind is not None, f"Main.panel.statusArea has no '{ctx.uuid}'")
+    expect(ind["mappedInPanel"], "the indicator's button is not shown in the top bar")
+    expect(ind["iconNames"][:1] == ["accessories-dictionary-symbolic"], f"the button's icon is {ind['iconNames']}")
+    return (f"{ctx.uuid} ENABLED from {mine['path']}; {other} OUT_OF_DATE; button in the top bar, "
+            f"icon {ind['iconNames'][0]}")
+
+
+def offline_without_the_daemon(ctx):
+    """Before the daemon ever ran: a dimmed icon and one 'not running' row; no timer, no content rows."""
+    expect(not ctx.daemon_running(), "the daemon is already running (something started it)")
+    ind = ctx.indicator()
+    expect(ind["offline"] and ind["iconOpacity"] < 255, f"the icon is not dimmed (opacity {ind['iconOpacity']})")
+    expect(not ind["elapsed"]["visible"], f"a timer shows without a session: {ind['elapsed']['text']!r}")
+    ctx.open_menu()
+    shown = [r["name"] for r in ctx.indicator()["rows"] if r["visible"]]
+    ctx.close_menu()
+    expect(ctx.text("engram-offline") == "Engram is not running — start it",
+           f"the not-running row reads {ctx.text('engram-offline')!r}")
+    expect(not any(n in shown for n in ("engram-today", "engram-motd", "engram-capture", "engram-session")),
+           f"rows needing the daemon are shown: {shown}")
+    expect(not ctx.daemon_running(), "opening the menu started the daemon")
+    return f"icon opacity {ind['iconOpacity']}, menu: {shown}"
+
+
+def comes_alive_when_the_daemon_starts(ctx):
+    ctx.start_daemon()
+    ind = eventually(lambda: (lambda i: i if not i["offline"] and i["iconOpacity"] == 255 else None)(ctx.indicator()), 5)
+    expect(ind, f"the indicator stayed offline after the daemon took its name: {ctx.indicator()}")
+    total = ctx.prop("MemoryCount")
+    expect(eventually(lambda: f"{total} memories" in (ctx.text("engram-today") or ""), 5),
+           f"the today row reads {ctx.text('engram-today')!r}, not MemoryCount {total}")
+    return f"alive; today row: {ctx.text('engram-today')!r}"
+
+
+def menu_reads_back(ctx):
+    """Today's count, memory of the day, what fades, the capture entry and Open Engram, as the daemon says them."""
+    today, total = ctx.prop("TodayCount"), ctx.prop("MemoryCount")
+    motd = ctx.motd()
+    _, review = ctx.intent("DailyReview", (3,), "(i)")
+    want_fading = [i["title"].split("\n")[0] for i in review["items"]]
+    ctx.open_menu()
+    want_motd = motd["memory"]["title"].split("\n")[0] if motd["memory"] else motd["message"]
+    seen = eventually(lambda: ctx.text("engram-motd") == want_motd[:160] and
+                      [r["labels"][0]["text"] for r in ctx.rows("engram-fading")] == want_fading, 10)
+    ind = ctx.indicator()
+    texts = {r["name"]: [l["text"] for l in r["labels"]] for r in ind["rows"] if r["visible"]}
+    expect(seen, f"the menu shows motd {ctx.text('engram-motd')!r} and fading "
+                 f"{[r['labels'][0]['text'] for r in ctx.rows('engram-fading')]}; engram-feed says {want_motd!r}, "
+                 f"DailyReview {want_fading}")
+    expect(texts.get("engram-today", [""])[0].startswith(f"Today: {today} captured · {total} memories"),
+           f"the today row reads {texts.get('engram-today')}, the daemon says {today} today of {total}")
+    expect("engram-capture" in texts and "Remember…" in texts["engram-capture"],
+           f"no capture entry with its hint: {texts.get('engram-capture')}")
+    expect(texts.get("engram-open") == ["Open Engram"], f"the Open row reads {texts.get('engram-open')}")
+    expect(not ctx.rows("engram-offline"), "the not-running row still shows")
+    launches = len(ctx.world.launches_seen())
+    ctx.activate("engram-open")
+    expect(eventually(lambda: len(ctx.world.launches_seen()) == launches + 1, 10),
+           "Open Engram did not start engram-app")
+    return (f"today {texts['engram-today'][0]!r}; motd {want_motd[:40]!r}…; {len(want_fading)} fading; "
+            f"entry; Open Engram started engram-app")
+
+
+def session_timer_ticks(ctx):
+    """A session started elsewhere (the CLI) shows its timer within a second, and it ticks."""
+    t0 = time.monotonic()
+    ctx.run_engram("session", "start", "--curriculum", CURRICULUM)
+    started = time.monotonic()
+
+    def timer():
+        e = ctx.indicator()["elapsed"]
+        return e if e["visible"] and elapsed_seconds(e["text"]) is not None else None
+    first = eventually(timer, 5, 0.05)
+    shown = time.monotonic() - started
+    expect(first, f"no timer in the top bar 5 s after `engram session start`: {ctx.indicator()['elapsed']}")
+    expect(shown <= 1.0, f"the timer showed {shown:.2f} s after `engram session start` returned (more than 1 s)")
+    a = elapsed_seconds(first["text"])
+    time.sleep(2.2)
+    b = elapsed_seconds(ctx.indicator()["elapsed"]["text"])
+    expect(b is not None and 1 <= b - a <= 4, f"the timer went from {a} to {b} s in 2.2 s")
+    session = ctx.session()
+    ctx.open_menu()
+    title = ctx.text("engram-session")
+    rows = {r["name"] for r in ctx.indicator()["rows"] if r["visible"]}
+    expect(title == session["title"], f"the menu's session row reads {title!r}, the session is {session['title']!r}")
+    expect({"engram-pause", "engram-stop"} <= rows and "engram-resume" not in rows,
+           f"a running session's menu shows {sorted(r for r in rows if r.startswith('engram-p') or r.startswith('engram-r') or r.startswith('engram-s'))}")
+    path = ctx.screenshot("menu-session.png")
+    if ctx.update_screenshots:
+        dest = os.path.join(shellkit.ROOT, "Desktop", "screenshots", "gnome-43-extension.png")
+        shutil.copy(path, dest)
+    ctx.close_menu()
+    return (f"timer {first['text']} {shown * 1000:.0f} ms after the CLI returned ({started - t0:.1f} s to run it); "
+            f"{a} → {b} s in 2.2 s; row {title!r}")
+
+
+def pause_resume_stop_from_the_menu(ctx):
+    ctx.open_menu()
+    ctx.activate("engram-pause")
+    expect(eventually(lambda: ctx.session().get("state") == "paused", 10),
+           f"Pause from the menu left the session {ctx.session().get('state')}")
+    prop = json.loads(ctx.prop("ActiveSession") or "null")
+    expect(prop and prop["state"] == "paused", f"ActiveSession says {prop}")
+    expect(eventually(lambda: "⏸" in ctx.indicator()["elapsed"]["text"], 5),
+           f"the button does not show the pause: {ctx.indicator()['elapsed']['text']!r}")
+    a = ctx.indicator()["elapsed"]["text"]
+    time.sleep(1.5)
+    b = ctx.indicator()["elapsed"]["text"]
+    expect(a == b, f"the paused timer still moves: {a!r} → {b!r}")
+    ctx.open_menu()
+    expect(ctx.rows("engram-resume") and not ctx.rows("engram-pause"), "a paused session's menu offers no Resume")
+    ctx.activate("engram-resume")
+    expect(eventually(lambda: ctx.session().get("state") == "running", 10), "Resume from the menu did not resume")
+    ctx.open_menu()
+    ctx.activate("engram-stop")
+    expect(eventually(lambda: ctx.session() is None and ctx.prop("ActiveSession") == "", 10),
+           f"Stop from the menu left {ctx.session()}")
+    expect(eventually(lambda: not ctx.indicator()["elapsed"]["visible"], 5), "the timer stayed in the top bar")
+    return f"paused at {a} (held 1.5 s), resumed, stopped; the timer left the top bar"
+
+
+def hostile_text_is_shown_literally(ctx):
+    """Markup, ${exec} and %{…} in the memory of the day, the fading list and a capture: shown as typed."""
+    old = lambda days: (datetime.now(timezone.utc) - timedelta(days=days)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    path = os.path.join(ctx.world.base, "hostile.jsonl")
+    with open(path, "w") as f:
+        for mid, text, kind, days in (("h001", HOSTILE_MOTD, "note", 68), ("h002", HOSTILE_FADING, "idea", 66)):
+            f.write(json.dumps({"kind": "memory", "id": mid, "content": text, "type": kind, "tags": [],
+                                "context": "hostile", "created": old(days), "updated": old(days),
+                                "lastReinforced": old(days), "useCount": 0, "pinned": False, "source": "test"}) + "\n")
+    ctx.run_engram("import", path)
+    ctx.run_engram("context", "set", "hostile")
+    try:
+        ctx.open_menu()
+        want = {HOSTILE_MOTD, HOSTILE_FADING}
+        seen = eventually(lambda: ctx.text("engram-motd") in want and
+                          {r["labels"][0]["text"] for r in ctx.rows("engram-fading")} == want, 15)
+        fading = [r["labels"][0]["text"] for r in ctx.rows("engram-fading")]
+        expect(seen, f"in the hostile context the menu shows motd {ctx.text('engram-motd')!r}, fading {fading}")
+        motd = ctx.text("engram-motd")
+        capture(ctx, HOSTILE_CAPTURE)
+        status = ctx.text("engram-capture-status")
+        expect(status and HOSTILE_CAPTURE in status, f"the capture's sentence reads {status!r}")
+        ind = ctx.indicator()
+        marked = [l["text"] for l in all_labels(ind) if l["markup"]]
+        expect(not marked, f"labels with markup on: {marked}")
+        expect(not os.path.exists("/tmp/engram-ext-pwned"), "something ran the ${exec …} in the text")
+        shot = ctx.screenshot("menu-hostile.png")
+    finally:
+        ctx.close_menu()
+        ctx.run_engram("context", "clear")
+    return f"motd {motd[:30]!r}…, both fading rows and the capture sentence as typed; no markup ({os.path.basename(shot)})"
+
+
+def capture(ctx, text):
+    """Clicks into the entry, types text with the virtual keyboard and presses Enter; waits for the sentence."""
+    ctx.open_menu()
+    before = ctx.text("engram-capture-status")
+    ctx.actor("engram-capture", "a.grab_key_focus(); return 'focused';")
+    ctx.shell.type(text)
+    typed = eventually(lambda: (ctx.rows("engram-capture") or [{}])[0].get("entry") == text, 5)
+    expect(typed, f"the entry shows {(ctx.rows('engram-capture') or [{}])[0].get('entry')!r}, not the typed {text!r}")
+    ctx.shell.eval(RETURN_JS)
+    expect(eventually(lambda: ctx.text("engram-capture-status") not in (None, before), 10),
+           "no sentence after Enter in the capture entry")
+    entry = ctx.rows("engram-capture")[0]["entry"]
+    expect(entry == "", f"the entry still holds {entry!r} after the capture")
+
+
+def capture_stores_a_memory(ctx):
+    text = "Kombucha second ferment zebraentry: a thumb of ginger per bottle"
+    before = ctx.prop("MemoryCount")
+    capture(ctx, text)
+    status = ctx.text("engram-capture-status")
+    ctx.close_menu()
+    found = ctx.run_engram("search", "--json", "zebraentry")
+    hits = json.loads(found.stdout)
+    items = hits.get("results", hits) if isinstance(hits, dict) else hits
+    expect(any(text in json.dumps(i, ensure_ascii=False) for i in items),
+           f"`engram search zebraentry` does not find the captured memory: {found.stdout[:300]}")
+    expect(eventually(lambda: ctx.prop("MemoryCount") == before + 1, 5), "MemoryCount did not grow by one")
+    return f"{status!r}; found by `engram search`"
+
+
+def daemon_stops_and_restarts(ctx):
+    """The daemon stopped: offline, no errors; started again from the menu's own row: alive again."""
+    ctx.stop_daemon()
+    ind = eventually(lambda: (lambda i: i if i["offline"] else None)(ctx.indicator()), 5)
+    expect(ind, "the indicator did not notice the daemon went away")
+    expect(ind["iconOpacity"] < 255, f"the icon is not dimmed (opacity {ind['iconOpacity']})")
+    dimmed = ind["iconOpacity"]
+    ctx.open_menu()
+    expect(ctx.rows("engram-offline") and not ctx.rows("engram-today") and not ctx.rows("engram-capture"),
+           f"offline, the menu shows {[r['name'] for r in ctx.indicator()['rows'] if r['visible']]}")
+    ctx.activate("engram-offline")  # D-Bus activation through the installed service file
+    expect(eventually(ctx.daemon_running, 30), "the 'start it' row did not start the daemon")
+    ind = eventually(lambda: (lambda i: i if not i["offline"] and i["iconOpacity"] == 255 else None)(ctx.indicator()), 5)
+    expect(ind, "the indicator stayed offline after the daemon came back")
+    ctx.open_menu()
+    expect(eventually(lambda: ctx.rows("engram-today") and ctx.rows("engram-motd") and not ctx.rows("engram-offline"), 5),
+           "the menu did not come back with the daemon")
+    ctx.close_menu()
+    return f"offline (icon opacity {dimmed}, the 'not running' row), started from that row, alive again"
+
+
+def disabling_removes_the_button(ctx):
+    out = subprocess.run(["gnome-extensions", "disable", ctx.uuid], env=ctx.shell.env, capture_output=True, text=True)
+    expect(out.returncode == 0, f"gnome-extensions disable: {out.stderr.strip()}")
+    expect(eventually(lambda: ctx.shell.eval(f"!Main.panel.statusArea['{ctx.uuid}']"), 5),
+           "the button stayed in the top bar after disabling")
+    enable(ctx)
+    expect(eventually(lambda: ctx.indicator() is not None, 5), "the button did not come back")
+    return "gone when disabled, back when enabled"
+
+
+CHECKS = [
+    ("enabled: its state ENABLED without error, its button in the top bar", enabled_and_in_the_panel),
+    ("without the daemon: dimmed, 'not running', nothing broken", offline_without_the_daemon),
+    ("the daemon starts: the indicator comes alive", comes_alive_when_the_daemon_starts),
+    ("the menu reads back today's count, memory of the day, fading, entry, Open Engram", menu_reads_back),
+    ("a session started with the CLI shows its timer within a second, ticking", session_timer_ticks),
+    ("Pause, Resume and Stop from the menu act on the session", pause_resume_stop_from_the_menu),
+    ("markup, ${exec} and %{…} in memories and captures are shown literally", hostile_text_is_shown_literally),
+    ("the capture entry stores a memory (engram search finds it)", capture_stores_a_memory),
+    ("the daemon stopped then started again: offline, then alive", daemon_stops_and_restarts),
+    ("disabled and enabled again", disabling_removes_the_button),
+]
+
+
+def enable(ctx):
+    """`gnome-extensions enable` for both generations' uuids, as a person (or a package's default) does."""
+    for uuid in (MODERN_UUID, LEGACY_UUID):
+        out = subprocess.run(["gnome-extensions", "enable", uuid], env=ctx.shell.env, capture_output=True, text=True)
+        if out.returncode != 0:
+            raise Failed(f"gnome-extensions enable {uuid}: {out.stderr.strip() or out.stdout.strip()}")
+
+
+def shell_version(shell):
+    return shell.eval("(typeof Config !== 'undefined' ? Config : imports.misc.config).PACKAGE_VERSION")
+
+
+class LogWatch:
+    """The shell's log read from where the last check left it: JS errors and warnings naming the extension."""
+    PATTERN = re.compile(r"JS ERROR|JS WARNING|Gjs-CRITICAL|Gjs-WARNING|St-CRITICAL|Clutter-CRITICAL|Extension .* had error"
+                         r"|Engram: ")
+
+    def __init__(self, path):
+        self.path, self.offset = path, 0
+
+    def new_errors(self):
+        try:
+            with open(self.path, errors="replace") as f:
+                f.seek(self.offset)
+                lines = f.read().split("\n")
+                self.offset = f.tell()
+        except OSError:
+            return []
+        hits = []
+        for i, line in enumerate(lines):
+            # The line itself, or the stack under a JS ERROR, names the extension.
+            if self.PATTERN.search(line) and "engram" in "\n".join(lines[i:i + 8]).lower():
+                hits.append(line.strip())
+        return hits
+
+
+class Suite:
+    def __init__(self, update_screenshots):
+        shutil.rmtree(OUT, ignore_errors=True)
+        os.makedirs(OUT)
+        self.world = shellkit.World("gnome-extension", shellkit.engram_build(), OUT)
+        self.shell = GnomeShell(self.world)
+        self.report = shellkit.Report("gnome-extension", OUT)
+        self.ctx = Context(self.shell, self.world, self.world.engram, LEGACY_UUID, OUT,
+                           update_screenshots=update_screenshots)
+        self.log = LogWatch(os.path.join(OUT, "gnome-shell.log"))
+        self.shots = 0
+
+    def evidence(self, name):
+        if self.shell.alive:
+            self.shots += 1
+            path = os.path.join(OUT, f"failure-{self.shots:02d}.png")
+            if self.shell.screenshot(path):
+                print(f"  screenshot of the failure: {path}", flush=True)
+
+    def checked(self, fn):
+        """fn, then a failure if the shell logged a JS error or warning about the extension meanwhile."""
+        def run():
+            detail = fn(self.ctx)
+            errors = self.log.new_errors()
+            expect(not errors, "the shell logged: " + " | ".join(errors[:5]))
+            return detail
+        return run
+
+    def starts(self):
+        took = self.shell.start()
+        self.ctx.shell_version = shell_version(self.shell)
+        major = int(self.ctx.shell_version.split(".")[0])
+        self.ctx.uuid = MODERN_UUID if major >= 45 else LEGACY_UUID
+        self.shell.hide_overview()  # the desktop, as after a login, behind the menu
+        enable(self.ctx)
+        expect(eventually(lambda: self.ctx.indicator() is not None, 10),
+               f"no button '{self.ctx.uuid}' in Main.panel.statusArea after gnome-extensions enable")
+        return f"gnome-shell {self.ctx.shell_version} ready in {took:.1f} s; both uuids enabled; this shell loads {self.ctx.uuid}"
+
+    def run(self):
+        r = self.report
+        try:
+            if not r.check("the shell starts and the extension is enabled", self.checked(lambda ctx: self.starts()),
+                           self.evidence):
+                return False
+            for name, fn in CHECKS:
+                r.check(name, self.checked(fn), self.evidence)
+                if not self.shell.alive:
+                    r.record(False, "the shell keeps running", "gnome-shell exited; see gnome-shell.log")
+                    break
+        finally:
+            self.shell.stop()
+            self.world.close()
+            r.write()
+        return not r.failures
+
+
+if __name__ == "__main__":
+    ok = Suite("--screenshots" in sys.argv).run()
+    sys.exit(0 if ok else 1)
