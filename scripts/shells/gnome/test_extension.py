@@ -17,6 +17,7 @@ Results, the shell's log and a screenshot of each failure go to bench-out/shells
 --screenshots the open menu is also copied to Desktop/screenshots/gnome-43-extension.png.
 """
 
+import importlib.util
 import json
 import os
 import re
@@ -194,14 +195,56 @@ def all_labels(ind):
 # ---------------------------------------------------------------------- the checks
 
 
+def legacy_generator(ctx):
+    """scripts/gnome-extension-legacy.py: each ES-module form becomes its legacy form, an unknown one stops it,
+    and what scripts/install.sh installed for 43–44 is its output with no import or export left."""
+    spec = importlib.util.spec_from_file_location("legacy", os.path.join(shellkit.ROOT, "scripts", "gnome-extension-legacy.py"))
+    legacy = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(legacy)
+    source = "\n".join([
+        "import St from 'gi://St';",
+        "import * as Main from 'resource:///org/gnome/shell/ui/main.js';",
+        "import {PopupMenuItem} from 'resource:///org/gnome/shell/ui/popupMenu.js';",
+        "import {Extension} from 'resource:///org/gnome/shell/extensions/extension.js';",
+        "import {EngramClient} from './client.js';",
+        "export const A = 1;",
+        "export function f() {}",
+        "export class C {",
+        "    m() {}",
+        "}",
+        "export default class E extends Extension {",
+        "}",
+    ])
+    out = legacy.convert(source)
+    for want in ("const St = imports.gi.St;", "const Main = imports.ui.main;",
+                 "const {PopupMenuItem} = imports.ui.popupMenu;", "class Extension {",
+                 "const {EngramClient} = imports.misc.extensionUtils.getCurrentExtension().imports.client;",
+                 "var A = 1;", "\nfunction f() {}", "var C = class C {\n    m() {}\n};",
+                 "var E = class E extends Extension {\n};", "function init(extension) {"):
+        expect(want in out, f"the generator's output lacks {want!r}:\n{out}")
+    try:
+        legacy.convert("export {A};")
+        raise Failed("the generator passed `export {A};` through instead of stopping")
+    except legacy.Unsupported:
+        pass
+    folder = os.path.join(ctx.world.prefix, "share", "gnome-shell", "extensions", LEGACY_UUID)
+    meta = json.load(open(os.path.join(folder, "metadata.json")))
+    expect(meta["uuid"] == LEGACY_UUID and meta["shell-version"] == ["43", "44"], f"the legacy metadata is {meta}")
+    left = [f"{n}: {l}" for n in os.listdir(folder) if n.endswith(".js")
+            for l in open(os.path.join(folder, n)) if re.match(r"(import|export)\b", l)]
+    expect(not left, f"the installed legacy variant still has {left}")
+    return f"every form converted, `export {{A}}` refused; {LEGACY_UUID} installed for {meta['shell-version']}"
+
+
 def enabled_and_in_the_panel(ctx):
     """gnome-extensions enable: this shell's variant ENABLED without error, its button in the top bar; the other
     generation's variant is installed too and left alone (OUT_OF_DATE, no error)."""
     other = MODERN_UUID if ctx.uuid == LEGACY_UUID else LEGACY_UUID
-    info = ctx.shell.eval(f"""(() => JSON.stringify(['{ctx.uuid}', '{other}'].map(u => {{
+    states = lambda: ctx.shell.eval(f"""(() => JSON.stringify(['{ctx.uuid}', '{other}'].map(u => {{
         const e = Main.extensionManager.lookup(u);
         return e ? {{uuid: u, state: e.state, error: e.error || '', path: e.path}} : {{uuid: u, state: null}}; }})))()""")
-    mine, theirs = info
+    eventually(lambda: states()[0]["state"] == 1, 5)
+    mine, theirs = states()
     expect(mine["state"] == 1 and not mine["error"],
            f"{ctx.uuid} is {STATES.get(mine['state'], mine['state'])} with error {mine.get('error')!r}")
     expect(mine["path"].startswith(ctx.world.prefix),
@@ -352,7 +395,12 @@ def hostile_text_is_shown_literally(ctx):
         motd = ctx.text("engram-motd")
         capture(ctx, HOSTILE_CAPTURE)
         status = ctx.text("engram-capture-status")
-        expect(status and HOSTILE_CAPTURE in status, f"the capture's sentence reads {status!r}")
+        # The daemon's sentence quotes the start of the memory ("Remembered “Typed <b>bold</b> & ${exec…”.").
+        quoted = re.search(r"“(.*?)…?”", status or "")
+        expect(quoted and len(quoted.group(1)) >= 40 and HOSTILE_CAPTURE.startswith(quoted.group(1)),
+               f"the capture's sentence reads {status!r}, not the typed {HOSTILE_CAPTURE!r}")
+        stored = ctx.run_engram("search", "--json", "zebracapture").stdout
+        expect(json.dumps(HOSTILE_CAPTURE)[1:-1] in stored, f"the typed text was stored otherwise: {stored[:300]}")
         ind = ctx.indicator()
         marked = [l["text"] for l in all_labels(ind) if l["markup"]]
         expect(not marked, f"labels with markup on: {marked}")
@@ -426,6 +474,7 @@ def disabling_removes_the_button(ctx):
 
 
 CHECKS = [
+    ("the legacy variant is generated from the ES modules", legacy_generator),
     ("enabled: its state ENABLED without error, its button in the top bar", enabled_and_in_the_panel),
     ("without the daemon: dimmed, 'not running', nothing broken", offline_without_the_daemon),
     ("the daemon starts: the indicator comes alive", comes_alive_when_the_daemon_starts),
@@ -510,7 +559,8 @@ class Suite:
         self.ctx.uuid = MODERN_UUID if major >= 45 else LEGACY_UUID
         self.shell.hide_overview()  # the desktop, as after a login, behind the menu
         enable(self.ctx)
-        expect(eventually(lambda: self.ctx.indicator() is not None, 10),
+        expect(eventually(lambda: self.shell.eval(f"Main.extensionManager.lookup('{self.ctx.uuid}')?.state") == 1
+                          and self.ctx.indicator() is not None, 10),
                f"no button '{self.ctx.uuid}' in Main.panel.statusArea after gnome-extensions enable")
         return f"gnome-shell {self.ctx.shell_version} ready in {took:.1f} s; both uuids enabled; this shell loads {self.ctx.uuid}"
 
