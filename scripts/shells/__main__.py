@@ -30,7 +30,7 @@ def main(argv):
         if not os.access(path, os.X_OK):
             sys.exit(f"shells: {path} is not built (scripts/install.sh needs it)")
     started, status = time.monotonic(), 0
-    for suite in ("shells.gnome.test_gnome_shell", "shells.krunner.test_krunner"):
+    for suite in ("shells.gnome.test_gnome_shell", "shells.gnome.test_extension", "shells.krunner.test_krunner"):
         if subprocess.run([PYTHON, "-m", suite, *flags], env=env).returncode != 0:
             status = 1
     print(f"shells: both suites took {time.monotonic() - started:.0f} s")
