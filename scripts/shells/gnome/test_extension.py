@@ -236,6 +236,38 @@ def legacy_generator(ctx):
     return f"every form converted, `export {{A}}` refused; {LEGACY_UUID} installed for {meta['shell-version']}"
 
 
+SESSION_JS = """
+import {elapsedSeconds, firstLine, formatElapsed, parseSession} from '%s';
+const now = Date.parse('2026-11-27T10:00:00Z');
+const running = parseSession('{"id":"x","state":"running","elapsed_seconds":60,"resumed":"2026-11-27T09:59:55Z"}');
+const paused = parseSession('{"id":"x","state":"paused","elapsed_seconds":3723,"resumed":null}');
+print(JSON.stringify([formatElapsed(elapsedSeconds(running, now)), formatElapsed(elapsedSeconds(paused, now)),
+    parseSession(''), parseSession('{oops'), formatElapsed(0), firstLine('a\\nb'), firstLine('word '.repeat(50), 20)]));
+"""
+
+
+def modules_parse(ctx):
+    """Both variants' files parse under gjs (ES modules with -m, the legacy ones as scripts: imports of the shell's
+    own modules cannot resolve outside it, a syntax error can), and session.js's arithmetic holds."""
+    ext = os.path.join(ctx.world.prefix, "share", "gnome-shell", "extensions")
+    broken = []
+    for uuid, flags in ((MODERN_UUID, ["-m"]), (LEGACY_UUID, [])):
+        for name in sorted(n for n in os.listdir(os.path.join(ext, uuid)) if n.endswith(".js")):
+            out = subprocess.run(["gjs", *flags, os.path.join(ext, uuid, name)], capture_output=True, text=True,
+                                 timeout=30, env=dict(ctx.world.env, DISPLAY="", WAYLAND_DISPLAY=""))
+            if "SyntaxError" in out.stderr or "Failed to parse" in out.stderr:
+                broken.append(f"{uuid}/{name}: " + next(l for l in out.stderr.splitlines() if "rror" in l))
+    expect(not broken, "gjs cannot parse " + "; ".join(broken))
+    script = os.path.join(ctx.world.base, "session-test.mjs")
+    with open(script, "w") as f:
+        f.write(SESSION_JS % ("file://" + os.path.join(ext, MODERN_UUID, "session.js")))
+    out = subprocess.run(["gjs", "-m", script], capture_output=True, text=True, timeout=30)
+    got = json.loads(out.stdout or "null")
+    want = ["1:05", "1:02:03", None, None, "0:00", "a", "word word word word…"]
+    expect(got == want, f"session.js computes {got}, not {want} ({out.stderr.strip()[:200]})")
+    return f"every file of both variants parses; session.js: {got[:2]}"
+
+
 def enabled_and_in_the_panel(ctx):
     """gnome-extensions enable: this shell's variant ENABLED without error, its button in the top bar; the other
     generation's variant is installed too and left alone (OUT_OF_DATE, no error)."""
@@ -352,8 +384,8 @@ def session_timer_ticks(ctx):
 def pause_resume_stop_from_the_menu(ctx):
     ctx.open_menu()
     ctx.activate("engram-pause")
-    expect(eventually(lambda: ctx.session().get("state") == "paused", 10),
-           f"Pause from the menu left the session {ctx.session().get('state')}")
+    expect(eventually(lambda: (ctx.session() or {}).get("state") == "paused", 10),
+           f"Pause from the menu left the session {(ctx.session() or {}).get('state')}")
     prop = json.loads(ctx.prop("ActiveSession") or "null")
     expect(prop and prop["state"] == "paused", f"ActiveSession says {prop}")
     expect(eventually(lambda: "⏸" in ctx.indicator()["elapsed"]["text"], 5),
@@ -365,7 +397,7 @@ def pause_resume_stop_from_the_menu(ctx):
     ctx.open_menu()
     expect(ctx.rows("engram-resume") and not ctx.rows("engram-pause"), "a paused session's menu offers no Resume")
     ctx.activate("engram-resume")
-    expect(eventually(lambda: ctx.session().get("state") == "running", 10), "Resume from the menu did not resume")
+    expect(eventually(lambda: (ctx.session() or {}).get("state") == "running", 10), "Resume from the menu did not resume")
     ctx.open_menu()
     ctx.activate("engram-stop")
     expect(eventually(lambda: ctx.session() is None and ctx.prop("ActiveSession") == "", 10),
@@ -475,6 +507,7 @@ def disabling_removes_the_button(ctx):
 
 CHECKS = [
     ("the legacy variant is generated from the ES modules", legacy_generator),
+    ("both variants parse under gjs; the session's elapsed time is computed right", modules_parse),
     ("enabled: its state ENABLED without error, its button in the top bar", enabled_and_in_the_panel),
     ("without the daemon: dimmed, 'not running', nothing broken", offline_without_the_daemon),
     ("the daemon starts: the indicator comes alive", comes_alive_when_the_daemon_starts),
@@ -561,7 +594,9 @@ class Suite:
         enable(self.ctx)
         expect(eventually(lambda: self.shell.eval(f"Main.extensionManager.lookup('{self.ctx.uuid}')?.state") == 1
                           and self.ctx.indicator() is not None, 10),
-               f"no button '{self.ctx.uuid}' in Main.panel.statusArea after gnome-extensions enable")
+               f"no button '{self.ctx.uuid}' in Main.panel.statusArea after gnome-extensions enable; the extension: "
+               + str(self.shell.eval(f"(e => e ? JSON.stringify({{state: e.state, error: e.error}}) : null)"
+                                     f"(Main.extensionManager.lookup('{self.ctx.uuid}'))")))
         return f"gnome-shell {self.ctx.shell_version} ready in {took:.1f} s; both uuids enabled; this shell loads {self.ctx.uuid}"
 
     def run(self):
