@@ -114,19 +114,19 @@ class EngramIndicator extends PanelMenu.Button {
         this._content.addMenuItem(new PopupMenu.PopupSeparatorMenuItem());
 
         // Capture: Enter stores what was typed through the daemon's Remember.
+        // (The answer goes in a row of its own: St.BoxLayout's `vertical` is deprecated from 48, `orientation` new.)
         this._captureRow = new PopupMenu.PopupBaseMenuItem({reactive: false, can_focus: false});
         this._captureRow.name = 'engram-capture-row';
-        const column = new St.BoxLayout({vertical: true, x_expand: true});
         this._entry = new St.Entry({name: 'engram-capture', hint_text: 'Remember…', can_focus: true,
             x_expand: true, style_class: 'engram-capture'});
         this._entry.clutter_text.connect('activate', () => this._capture());
-        this._captureStatus = new St.Label({name: 'engram-capture-status', text: '', visible: false,
-            style_class: 'engram-capture-status'});
-        this._captureStatus.clutter_text.line_wrap = true;
-        column.add_child(this._entry);
-        column.add_child(this._captureStatus);
-        this._captureRow.add_child(column);
+        this._captureRow.add_child(this._entry);
         this._content.addMenuItem(this._captureRow);
+        this._captureStatus = textRow('engram-capture-status', '', 'engram-capture-status');
+        this._captureStatus.label.clutter_text.line_wrap = true;
+        this._captureStatus.label.clutter_text.line_wrap_mode = Pango.WrapMode.WORD_CHAR;
+        this._captureStatus.visible = false;
+        this._content.addMenuItem(this._captureStatus);
         menu.addMenuItem(this._content);
 
         this._openItem = new PopupMenu.PopupMenuItem('Open Engram');
@@ -305,7 +305,7 @@ class EngramIndicator extends PanelMenu.Button {
         if (this._destroyed)
             return;
         this._entry.reactive = true;
-        this._captureStatus.text = sentence;
+        this._captureStatus.label.text = sentence;
         this._captureStatus.visible = true;
     }
 
