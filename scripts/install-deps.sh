@@ -53,7 +53,9 @@ if [ "${1:-}" = "--shells" ]; then
   packages+=(gnome-shell mutter libgl1-mesa-dri libegl-mesa0 gsettings-desktop-schemas gjs dconf-service gcc
     qmlscene qml-module-qtqml qml-module-qtquick2 qml-module-org-kde-runnermodel milou qml-module-org-kde-kirigami2
     qml-module-qtquick-controls2 qml-module-qtquick-layouts qml-module-qtgraphicaleffects
-    dbus-daemon dbus-bin libglib2.0-bin python3-gi python3-dbus coreutils)
+    dbus-daemon dbus-bin libglib2.0-bin python3-gi python3-dbus coreutils
+    # the Plasma 5.27 widget in plasmoidviewer under Xvfb, read back by OCR
+    plasma-sdk xvfb imagemagick tesseract-ocr tesseract-ocr-eng)
 fi
 if [ "${1:-}" = "--window" ]; then
   # make test-window: a virtual X display, mutter as its compositor, xdotool to type, the accessibility bus, pyatspi

@@ -95,6 +95,11 @@ for f in "$generated"/extension-legacy/*; do
   put "$f" "$datadir/gnome-shell/extensions/engram-legacy@engram.org/$(basename "$f")" 644
 done
 put "$desktop/krunner/dbusplugins/org.engram.Engram.desktop" "$datadir/krunner/dbusplugins/org.engram.Engram.desktop" 644
+# The Plasma widget: one source, its root QML chosen for the Plasma found here (PLASMA_GENERATION=5|6 overrides;
+# Desktop/plasma/README.md). Plasma finds it in PREFIX/share/plasma/plasmoids (XDG_DATA_DIRS, or ~/.local/share).
+plasma_generation="$("$desktop/plasma/install-plasmoid.sh" "$desktop/plasma/org.engram.Engram.plasmoid" \
+    "$destdir$datadir/plasma/plasmoids/org.engram.Engram.plasmoid")"
+echo "  $datadir/plasma/plasmoids/org.engram.Engram.plasmoid (for Plasma $plasma_generation)"
 # The meaning-search model and engine (scripts/install-model.sh put them in .build/model; MODEL_DIR=… to override):
 # an installed engram finds them in PREFIX/lib/engram/model. Without them it searches by words alone.
 model_dir="${MODEL_DIR:-$root/.build/model}"

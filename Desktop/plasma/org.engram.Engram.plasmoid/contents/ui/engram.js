@@ -1,0 +1,113 @@
+// The commands the widget runs (through Plasma's "executable" data engine, which hands each to /bin/sh -c) and
+// how it reads their output. Shared by Plasma 5.27 (main5.qml) and Plasma 6 (main.qml); plain JavaScript, no
+// QML types, so both Qt 5 and Qt 6 load it.
+.pragma library
+
+// Quotes one argument for sh: the text between single quotes is taken literally, a ' is closed, escaped, reopened.
+function sq(text) {
+    return "'" + String(text).replace(/'/g, "'\\''") + "'";
+}
+
+var MISSING = "ENGRAM-WIDGET: engram-feed missing";
+
+// One run prints every feed the widget shows, one JSON object a line (FEEDS-SCHEMA.md), then whether Engram's
+// daemon owns its bus name ("daemon yes|no|unknown"). A feed that fails prints {"feed":NAME,"failed":STATUS}.
+function snapshotCommand() {
+    return "command -v engram-feed >/dev/null 2>&1 || { echo '" + MISSING + "'; exit 127; }\n" +
+        "for f in session motd stats review; do\n" +
+        "  engram-feed \"$f\" --format json --size large --limit 3 2>/dev/null || printf '{\"feed\":\"%s\",\"failed\":%d}\\n' \"$f\" $?\n" +
+        "done\n" +
+        "if command -v dbus-send >/dev/null 2>&1; then\n" +
+        "  case \"$(dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus " +
+        "org.freedesktop.DBus.NameHasOwner string:org.engram.Engram 2>/dev/null)\" in\n" +
+        "    *'boolean true'*) echo 'daemon yes' ;; *'boolean false'*) echo 'daemon no' ;; *) echo 'daemon unknown' ;;\n" +
+        "  esac\n" +
+        "else echo 'daemon unknown'; fi";
+}
+
+// Ends at the next change: `engram-feed --watch` prints a line at once, then one each time it re-reads the store
+// (the moment the daemon announces a change on the session bus, or every `interval` seconds); then the feed is
+// stopped by its pid (the sh prints $$, then becomes engram-feed). On a session bus it re-reads once more as it
+// starts: a line within 2 s of the first that says the same (but for "generated") is that re-read, not a change.
+function watchCommand(interval) {
+    return "command -v engram-feed >/dev/null 2>&1 || exit 127\n" +
+        "sh -c 'echo $$; exec engram-feed session --format json --watch --interval " + Math.max(1, Math.round(interval)) +
+        "' 2>/dev/null | {\n" +
+        "  read -r pid; read -r first || exit 0; start=$(date +%s)\n" +
+        "  first=$(printf '%s' \"$first\" | sed 's/\"generated\":\"[^\"]*\"//')\n" +
+        "  while read -r next; do\n" +
+        "    [ \"$(printf '%s' \"$next\" | sed 's/\"generated\":\"[^\"]*\"//')\" != \"$first\" ] && break\n" +
+        "    [ $(( $(date +%s) - start )) -ge 2 ] && break\n" +
+        "  done\n" +
+        "  kill \"$pid\" 2>/dev/null\n" +
+        "}";
+}
+
+function sessionCommand(action) {   // pause | resume | stop
+    if (["pause", "resume", "stop"].indexOf(action) < 0) return "";
+    return "engram session " + action + " 2>&1";
+}
+
+function rememberCommand(text) {
+    return "engram remember -- " + sq(text) + " 2>&1";
+}
+
+// Opens Engram's window (engram-app), on a memory when an id is given; detached, so the command ends at once.
+function openCommand(memoryID) {
+    var link = "";
+    if (memoryID && /^[A-Za-z0-9_-]+$/.test(memoryID)) link = " " + sq("engram://memory/" + memoryID);
+    return "command -v engram-app >/dev/null 2>&1 || { echo 'engram-app is not installed'; exit 127; }\n" +
+        "engram-app" + link + " </dev/null >/dev/null 2>&1 &";
+}
+
+// Stored text made safe to draw, as the feeds do (FEEDS-SCHEMA.md): C0 controls become their control pictures,
+// DEL ␡, C1 controls �, bidirectional embeddings, overrides and isolates are dropped; `oneLine` turns line breaks
+// (also U+2028/U+2029) into spaces. The Labels draw it as plain text, so markup stays as typed.
+function clean(text, oneLine) {
+    var s = String(text === undefined || text === null ? "" : text);
+    s = s.replace(/[\u202A-\u202E\u2066-\u2069]/g, "");
+    if (oneLine) s = s.replace(/\r\n|[\n\r\u2028\u2029]/g, " ");
+    else s = s.replace(/\r\n|\r|[\u2028\u2029]/g, "\n");
+    return s.replace(/[\u0000-\u0008\u000B-\u001F]/g, function (c) { return String.fromCharCode(0x2400 + c.charCodeAt(0)); })
+        .replace(/\t/g, oneLine ? " " : "\t")
+        .replace(/\u007F/g, "\u2421")
+        .replace(/[\u0080-\u009F]/g, "\uFFFD");
+}
+
+// Reads a snapshot's output: {feeds: {session, motd, stats, review}, daemon: "yes"|"no"|"unknown", missing: bool}.
+function parseSnapshot(stdout) {
+    var out = {feeds: {}, daemon: "unknown", missing: false};
+    var lines = String(stdout || "").split("\n");
+    for (var i = 0; i < lines.length; i++) {
+        var line = lines[i].trim();
+        if (!line) continue;
+        if (line === MISSING) { out.missing = true; continue; }
+        if (line.indexOf("daemon ") === 0) { out.daemon = line.substring(7); continue; }
+        try {
+            var obj = JSON.parse(line);
+            if (obj && obj.feed) out.feeds[obj.feed] = obj;
+        } catch (e) {
+            // not a feed line: ignored
+        }
+    }
+    return out;
+}
+
+// 754 s → "12:34", 4000 s → "1:06:40".
+function clock(seconds) {
+    seconds = Math.max(0, Math.floor(seconds));
+    var h = Math.floor(seconds / 3600), m = Math.floor((seconds % 3600) / 60), s = seconds % 60;
+    var mm = (h > 0 && m < 10 ? "0" : "") + m, ss = (s < 10 ? "0" : "") + s;
+    return (h > 0 ? h + ":" : "") + mm + ":" + ss;
+}
+
+function fades(daysLeft) {
+    if (daysLeft === null || daysLeft === undefined) return "pinned";
+    if (daysLeft <= 0) return "fades today";
+    if (daysLeft === 1) return "fades tomorrow";
+    return "fades in " + daysLeft + " days";
+}
+
+function plural(n, one, many) {
+    return n + " " + (n === 1 ? one : many);
+}
