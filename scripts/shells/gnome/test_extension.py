@@ -99,6 +99,24 @@ class Context:
     update_screenshots: bool = False
     notes: dict = field(default_factory=dict)
 
+    # ------------------------------------------------------------------ the world's programs and files
+
+    def run(self, argv, env=None, **kwargs):
+        """argv run where the shell runs (inside the world's root when it has one), with the world's env by default."""
+        kwargs.setdefault("capture_output", True)
+        kwargs.setdefault("text", True)
+        kwargs.setdefault("timeout", 60)
+        if hasattr(self.world, "run"):
+            return self.world.run(argv, env=env, **kwargs)
+        return subprocess.run(argv, env=env or self.world.env, **kwargs)
+
+    def host(self, path):
+        """Where a path of the world (inside its root, if any) is seen from here."""
+        return self.world.host_path(path) if hasattr(self.world, "host_path") else path
+
+    def extension_dir(self, uuid):
+        return os.path.join(self.world.prefix, "share", "gnome-shell", "extensions", uuid)
+
     # ------------------------------------------------------------------ reading the indicator back
 
     def indicator(self):
@@ -148,9 +166,7 @@ class Context:
 
     def motd(self):
         """The memory of the day as `engram-feed motd --format json` prints it (what the extension shows)."""
-        feed = os.path.join(os.path.dirname(self.engram), "engram-feed")
-        out = subprocess.run([feed, "motd", "--format", "json"], env=self.world.env, capture_output=True,
-                             text=True, timeout=60)
+        out = self.run([os.path.join(os.path.dirname(self.engram), "engram-feed"), "motd", "--format", "json"])
         expect(out.returncode == 0, f"engram-feed motd failed: {out.stderr.strip()}")
         return json.loads(out.stdout)
 
@@ -229,7 +245,7 @@ def legacy_generator(ctx):
         raise Failed("the generator passed `export {A};` through instead of stopping")
     except legacy.Unsupported:
         pass
-    folder = os.path.join(ctx.world.prefix, "share", "gnome-shell", "extensions", LEGACY_UUID)
+    folder = ctx.host(ctx.extension_dir(LEGACY_UUID))
     meta = json.load(open(os.path.join(folder, "metadata.json")))
     expect(meta["uuid"] == LEGACY_UUID and meta["shell-version"] == ["43", "44"], f"the legacy metadata is {meta}")
     left = [f"{n}: {l}" for n in os.listdir(folder) if n.endswith(".js")
@@ -251,19 +267,17 @@ print(JSON.stringify([formatElapsed(elapsedSeconds(running, now)), formatElapsed
 def modules_parse(ctx):
     """Both variants' files parse under gjs (ES modules with -m, the legacy ones as scripts: imports of the shell's
     own modules cannot resolve outside it, a syntax error can), and session.js's arithmetic holds."""
-    ext = os.path.join(ctx.world.prefix, "share", "gnome-shell", "extensions")
     broken = []
     for uuid, flags in ((MODERN_UUID, ["-m"]), (LEGACY_UUID, [])):
-        for name in sorted(n for n in os.listdir(os.path.join(ext, uuid)) if n.endswith(".js")):
-            out = subprocess.run(["gjs", *flags, os.path.join(ext, uuid, name)], capture_output=True, text=True,
-                                 timeout=30, env=dict(ctx.world.env, DISPLAY="", WAYLAND_DISPLAY=""))
+        for name in sorted(n for n in os.listdir(ctx.host(ctx.extension_dir(uuid))) if n.endswith(".js")):
+            out = ctx.run(["gjs", *flags, os.path.join(ctx.extension_dir(uuid), name)])
             if "SyntaxError" in out.stderr or "Failed to parse" in out.stderr:
                 broken.append(f"{uuid}/{name}: " + next(l for l in out.stderr.splitlines() if "rror" in l))
     expect(not broken, "gjs cannot parse " + "; ".join(broken))
     script = os.path.join(ctx.world.base, "session-test.mjs")
     with open(script, "w") as f:
-        f.write(SESSION_JS % ("file://" + os.path.join(ext, MODERN_UUID, "session.js")))
-    out = subprocess.run(["gjs", "-m", script], capture_output=True, text=True, timeout=30)
+        f.write(SESSION_JS % ("file://" + os.path.join(ctx.extension_dir(MODERN_UUID), "session.js")))
+    out = ctx.run(["gjs", "-m", script])
     got = json.loads(out.stdout or "null")
     want = ["1:05", "1:02:03", None, None, "0:00", "a", "word word word word…"]
     expect(got == want, f"session.js computes {got}, not {want} ({out.stderr.strip()[:200]})")
@@ -376,7 +390,8 @@ def session_timer_ticks(ctx):
            f"a running session's menu shows {sorted(r for r in rows if r.startswith('engram-p') or r.startswith('engram-r') or r.startswith('engram-s'))}")
     path = ctx.screenshot("menu-session.png")
     if ctx.update_screenshots:
-        dest = os.path.join(shellkit.ROOT, "Desktop", "screenshots", "gnome-43-extension.png")
+        dest = os.path.join(shellkit.ROOT, "Desktop", "screenshots",
+                            f"gnome-{ctx.shell_version.split('.')[0]}-extension.png")
         shutil.copy(path, dest)
     ctx.close_menu()
     return (f"timer {first['text']} {shown * 1000:.0f} ms after the CLI returned ({started - t0:.1f} s to run it); "
@@ -438,7 +453,7 @@ def hostile_text_is_shown_literally(ctx):
         ind = ctx.indicator()
         marked = [l["text"] for l in all_labels(ind) if l["markup"]]
         expect(not marked, f"labels with markup on: {marked}")
-        expect(not os.path.exists("/tmp/engram-ext-pwned"), "something ran the ${exec …} in the text")
+        expect(not os.path.exists(ctx.host("/tmp/engram-ext-pwned")), "something ran the ${exec …} in the text")
         shot = ctx.screenshot("menu-hostile.png")
     finally:
         ctx.close_menu()
@@ -498,7 +513,7 @@ def daemon_stops_and_restarts(ctx):
 
 
 def disabling_removes_the_button(ctx):
-    out = subprocess.run(["gnome-extensions", "disable", ctx.uuid], env=ctx.shell.env, capture_output=True, text=True)
+    out = ctx.run(["gnome-extensions", "disable", ctx.uuid], env=ctx.shell.env)
     expect(out.returncode == 0, f"gnome-extensions disable: {out.stderr.strip()}")
     expect(eventually(lambda: ctx.shell.eval(f"!Main.panel.statusArea['{ctx.uuid}']"), 5),
            "the button stayed in the top bar after disabling")
@@ -529,7 +544,7 @@ CHECKS = [
 def enable(ctx):
     """`gnome-extensions enable` for both generations' uuids, as a person (or a package's default) does."""
     for uuid in (MODERN_UUID, LEGACY_UUID):
-        out = subprocess.run(["gnome-extensions", "enable", uuid], env=ctx.shell.env, capture_output=True, text=True)
+        out = ctx.run(["gnome-extensions", "enable", uuid], env=ctx.shell.env)
         if out.returncode != 0:
             raise Failed(f"gnome-extensions enable {uuid}: {out.stderr.strip() or out.stdout.strip()}")
 
@@ -567,21 +582,26 @@ def fn_of(fn, ctx):
 
 
 class Suite:
-    def __init__(self, update_screenshots):
-        shutil.rmtree(OUT, ignore_errors=True)
-        os.makedirs(OUT)
-        self.world = shellkit.World("gnome-extension", shellkit.engram_build(), OUT)
+    def __init__(self, update_screenshots, root=None):
+        out = OUT if root is None else OUT.replace("gnome-extension", "gnome-48-extension")
+        shutil.rmtree(out, ignore_errors=True)
+        os.makedirs(out)
+        if root is None:
+            self.world = shellkit.World("gnome-extension", shellkit.engram_build(), out)
+        else:  # a Debian 13 root with Engram installed from its package (shellkit.Root)
+            self.world = shellkit.World("gnome-extension", shellkit.engram_build(), out, root=root)
         self.shell = GnomeShell(self.world)
-        self.report = shellkit.Report("gnome-extension", OUT)
-        self.ctx = Context(self.shell, self.world, self.world.engram, LEGACY_UUID, OUT,
+        self.report = shellkit.Report("gnome-extension" + (" (Debian 13)" if root else ""), out)
+        self.ctx = Context(self.shell, self.world, self.world.engram, LEGACY_UUID, out,
                            update_screenshots=update_screenshots)
-        self.log = LogWatch(os.path.join(OUT, "gnome-shell.log"))
+        self.log = LogWatch(os.path.join(out, "gnome-shell.log"))
+        self.out = out
         self.shots = 0
 
     def evidence(self, name):
         if self.shell.alive:
             self.shots += 1
-            path = os.path.join(OUT, f"failure-{self.shots:02d}.png")
+            path = os.path.join(self.out, f"failure-{self.shots:02d}.png")
             if self.shell.screenshot(path):
                 print(f"  screenshot of the failure: {path}", flush=True)
 
@@ -629,5 +649,6 @@ class Suite:
 
 
 if __name__ == "__main__":
-    ok = Suite("--screenshots" in sys.argv).run()
+    root_from_argv = getattr(shellkit, "root_from_argv", lambda argv: None)  # --root ROOT --deb DEB, where supported
+    ok = Suite("--screenshots" in sys.argv, root_from_argv(sys.argv)).run()
     sys.exit(0 if ok else 1)
