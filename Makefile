@@ -5,10 +5,13 @@ BUILD ?= .build
 CONFIG ?= debug
 DEMO_DIR ?= $(CURDIR)/demo-data
 ENGRAM = $(BUILD)/$(CONFIG)/engram
+# The Debian package `make deb` builds (engram_VERSION_ARCH.deb in this folder).
+VERSION := $(shell sed -n 's/.*static let current = "\(.*\)".*/\1/p' Sources/EngramRules/Version.swift)
+DEB := $(CURDIR)/engram_$(VERSION)_$(shell dpkg --print-architecture 2>/dev/null || echo amd64).deb
 # The suites are modules over the test worlds' package (scripts/engramtest), run with scripts/ on the path.
 SUITE = env PYTHONPATH=$(CURDIR)/scripts /usr/bin/python3 -m
 
-.PHONY: all deps model build release run demo test test-unit test-e2e test-mcp test-window screenshots test-sync test-widgets test-shells man completions install clean bench bench-sync stress check-figures
+.PHONY: all deps model build release run demo deb test test-unit test-e2e test-mcp test-window screenshots test-sync test-widgets test-shells man completions install clean bench bench-sync stress check-figures
 
 all: build
 
@@ -41,6 +44,12 @@ demo: build
 install: release model
 	$(SWIFT) build -c release --product generate-manual
 	@scripts/install.sh "$(BUILD)/release/engram" "$(PREFIX)"
+
+# The Debian package, for people without Swift (`sudo apt install ./engram_VERSION_amd64.deb`): release binaries with
+# Swift's runtime linked in (built in .build-deb), the meaning model, Depends from dpkg-shlibdeps, checked by lintian.
+deb: deps model
+	@scripts/install-deps.sh --deb
+	@scripts/deb/build-deb.sh $(CURDIR) >/dev/null
 
 # Most tests search by words (ENGRAM_MODEL_DIR=none); the meaning tests point at .build/model themselves.
 test: export ENGRAM_MODEL_DIR = none
@@ -92,10 +101,12 @@ screenshots:
 	$(SUITE) window.screenshots $(BUILD)/debug/engram $(BUILD)/debug/engram-app Desktop/screenshots
 
 # Engram inside the real GNOME Shell 43 (headless) and KRunner's own KF5 RunnerManager (Milou under qmlscene),
-# from a `scripts/install.sh` into a temporary prefix; installs what it needs. ~1 minute; results in bench-out/shells/.
-# `make test-shells SHELLS_FLAGS=--screenshots` also refreshes the screenshots in Integrations/.
-test-shells:
-	$(SUITE) shells $(SHELLS_FLAGS) $(BUILD)/debug/engram
+# from a `scripts/install.sh` into a temporary prefix; then GNOME Shell 48 and KF6 inside a Debian 13 root (built once
+# into /var/cache/engram-tests by scripts/trixie/root.sh) with Engram installed from `make deb`'s package. Installs
+# what it needs; results in bench-out/shells/. `make test-shells SHELLS_FLAGS=--screenshots` also refreshes the
+# screenshots in Integrations/.
+test-shells: deb
+	$(SUITE) shells $(SHELLS_FLAGS) --deb $(DEB) $(BUILD)/debug/engram
 
 # Feeds in the real programs (Waybar in headless sway, i3blocks, Conky, polybar, rofi, fuzzel, wofi, dunst, the
 # systemd units) and `make install` into a temporary prefix; installs the programs it needs. ~1-3 minutes.

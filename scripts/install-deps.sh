@@ -57,6 +57,11 @@ if [ "${1:-}" = "--shells" ]; then
     # the Plasma 5.27 widget in plasmoidviewer under Xvfb, read back by OCR
     plasma-sdk xvfb imagemagick tesseract-ocr tesseract-ocr-eng)
 fi
+if [ "${1:-}" = "--deb" ]; then
+  # make deb: dpkg-shlibdeps (dpkg-dev), lintian, file; libcurl's link name for the statically linked FoundationNetworking
+  # (engram-mcp); mmdebstrap builds the Debian 13 root the package is tested in
+  packages+=(dpkg-dev lintian fakeroot file binutils libcurl4-openssl-dev mmdebstrap)
+fi
 if [ "${1:-}" = "--window" ]; then
   # make test-window: a virtual X display, mutter as its compositor, xdotool to type, the accessibility bus, pyatspi
   packages+=(xvfb mutter xdotool at-spi2-core python3-pyatspi imagemagick procps libglib2.0-bin dbus-daemon adwaita-icon-theme)

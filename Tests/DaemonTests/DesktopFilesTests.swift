@@ -184,7 +184,7 @@ import Testing
         let descriptions = Self.kconfigList(runner["X-Plasma-Runner-Syntax-Descriptions"] ?? "")
         #expect(syntaxes == [":q:", "tag:NAME :q:", "type:idea :q:"])
         #expect(descriptions.count == syntaxes.count, "\(descriptions)")
-        #expect(descriptions.first == "Searches your memories, curricula and topics for :q:")
+        #expect(descriptions.first == "Searches your memories, curricula and topics for what you type")  // KRunner shows it as written: no :q:
         #expect(runner["X-Plasma-API"] == "DBus2")
         #expect(runner["X-Plasma-DBusRunner-Service"] == DaemonFixture.busName)
         #expect(runner["X-Plasma-DBusRunner-Path"] == DaemonFixture.runnerPath)

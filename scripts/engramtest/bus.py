@@ -60,15 +60,16 @@ def run_session(config):
 class SessionBus:
     """One private session bus: start() returns its address, stop() ends it (by its pid, its group first)."""
 
-    def __init__(self, folder, services=None, env=None, log=None):
-        self.folder, self.services, self.env, self.log = folder, services, env, log
+    def __init__(self, folder, services=None, env=None, log=None, wrap=None):
+        # wrap(argv, env): how to run the bus elsewhere (inside a root); its socket path must mean the same there.
+        self.folder, self.services, self.env, self.log, self.wrap = folder, services, env, log, wrap
         self.config = write_config(folder, services)
         self.proc, self.address = None, None
 
     def start(self):
         err = open(self.log, "ab") if self.log else subprocess.DEVNULL  # by default only its "fd limit" notice
-        self.proc = subprocess.Popen(["dbus-daemon", f"--config-file={self.config}", "--nofork", "--nopidfile",
-                                      "--print-address=1"], stdout=subprocess.PIPE, stderr=err, env=self.env,
+        argv = ["dbus-daemon", f"--config-file={self.config}", "--nofork", "--nopidfile", "--print-address=1"]
+        self.proc = subprocess.Popen(self.wrap(argv, self.env) if self.wrap else argv, stdout=subprocess.PIPE, stderr=err, env=self.env,
                                      text=True, start_new_session=True)
         self.address = self.proc.stdout.readline().strip()
         if not self.address.startswith("unix:"):

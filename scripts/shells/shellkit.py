@@ -9,6 +9,7 @@ its pid (never by name), its group first with SIGTERM, then SIGKILL.
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -29,22 +30,76 @@ os.rename(path + ".tmp", path)
 '''
 
 
-class World:
-    """A temporary user session with Engram installed into a prefix and the sample collection imported."""
+class Root:
+    """A Debian 13 root (scripts/trixie/root.sh) that a suite's processes run inside, with Engram installed from its
+    Debian package (make deb). The harness stays outside: it reaches the root's buses through their sockets.
 
-    def __init__(self, name, engram_build, out_dir, keep=False):
+    Inside the root, the root's own path is a link to "/", so every path under it means the same file inside and
+    outside: a world made under ROOT/tmp passes its folders to programs inside unchanged."""
+
+    INROOT = os.path.join(ROOT, "scripts", "trixie", "inroot.sh")
+    PATH = "/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin"
+
+    def __init__(self, path, deb):
+        self.path, self.deb = os.path.realpath(path), os.path.realpath(deb)
+        self.name = "Debian 13"
+
+    def prepare(self):
+        """The path link, and the package installed (its dependencies from the mirror the first time)."""
+        link = self.path + self.path
+        os.makedirs(os.path.dirname(link), exist_ok=True)
+        if not os.path.islink(link):
+            os.symlink("/", link)
+        copy = os.path.join(self.path, "tmp", os.path.basename(self.deb))
+        subprocess.run(["cp", self.deb, copy], check=True)
+        out = subprocess.run(self.wrap(["apt-get", "install", "-y", "-q", "--reinstall", "--no-install-recommends",
+                                        "/tmp/" + os.path.basename(self.deb)], {"DEBIAN_FRONTEND": "noninteractive"}),
+                             capture_output=True, text=True, timeout=900)
+        os.unlink(copy)
+        if out.returncode != 0:
+            raise Failed(f"apt install ./{os.path.basename(self.deb)} in the {self.name} root failed: "
+                         f"{(out.stdout + out.stderr).strip()[-800:]}")
+
+    def wrap(self, argv, env=None):
+        """argv run inside the root with exactly env (PATH the root's; nothing of the host's python)."""
+        pairs = [f"{k}={v}" for k, v in (env or {}).items()
+                 if k not in ("PATH", "PYTHONPATH", "PYTHONHOME") and "\n" not in v]
+        return [self.INROOT, self.path, f"PATH={self.PATH}", *pairs, *argv]
+
+    def run(self, argv, env=None, **kwargs):
+        return subprocess.run(self.wrap(argv, env), **kwargs)
+
+    def owns(self, pid):
+        """Whether the process runs inside this root."""
+        try:
+            return os.path.realpath(f"/proc/{pid}/root") == self.path
+        except OSError:
+            return False
+
+
+class World:
+    """A temporary user session with Engram installed into a prefix and the sample collection imported.
+
+    With a Root, the session lives inside it: its folders under ROOT/tmp, Engram the root's /usr/bin/engram from the
+    Debian package, and every process started through start() runs inside the root."""
+
+    def __init__(self, name, engram_build, out_dir, keep=False, root=None):
+        self.root = root
+        if root:
+            root.prepare()
+        base = os.path.join(root.path, "tmp", f"engram-{name}.{os.getpid()}") if root else None
         # Nothing of the tester's session: no bus, display, XDG folder or Engram setting of theirs reaches it.
-        self.folders = Folders(f"engram-{name}", engram_dirs=False, keep=keep, mode=0o755,
+        self.folders = Folders(f"engram-{name}", base=base, engram_dirs=False, keep=keep, mode=0o755,
                                drop=("DBUS_", "XDG_", "WAYLAND_", "DESKTOP_STARTUP", "ENGRAM_", "DISPLAY", "LD_PRELOAD"))
         self.base, self.env = self.folders.base, self.folders.env
         self.out_dir, self.keep, self.procs = out_dir, keep, []
-        self.prefix = os.path.join(self.base, "prefix")
+        self.prefix = os.path.join(self.base, "prefix") if not root else "/usr"
         self.runtime = self.folders.runtime
         self.launches = os.path.join(self.base, "launches")
         os.makedirs(self.launches, mode=0o700, exist_ok=True)
         self.env.update({
-            "XDG_DATA_DIRS": f"{self.prefix}/share:/usr/local/share:/usr/share",
-            "PATH": f"{self.prefix}/bin:" + os.environ.get("PATH", "/usr/bin:/bin"),
+            "XDG_DATA_DIRS": f"{self.prefix}/share:/usr/local/share:/usr/share" if not root else "/usr/local/share:/usr/share",
+            "PATH": f"{self.prefix}/bin:" + os.environ.get("PATH", "/usr/bin:/bin") if not root else Root.PATH,
             "ENGRAM_SHELLS_LAUNCHES": self.launches,
             "LANG": "C.UTF-8",
         })
@@ -52,31 +107,53 @@ class World:
         self.engram = os.path.join(self.prefix, "bin", "engram")
         self._install(engram_build)
 
+    def host_path(self, path):
+        """Where a path inside the world's root is seen from the harness."""
+        return self.root.path + path if self.root and not path.startswith(self.root.path) else path
+
     def _install(self, engram_build):
-        """`scripts/install.sh` into the prefix, the recorder as the terminal, and the samples imported."""
-        out = subprocess.run(["scripts/install.sh", engram_build, self.prefix], cwd=ROOT, env=self.env,
-                             capture_output=True, text=True)
-        if out.returncode != 0:
-            raise Failed(f"scripts/install.sh failed: {out.stderr.strip()}")
+        """`scripts/install.sh` into the prefix (in a root: the package, installed already), the recorder as the
+        terminal, and the samples imported."""
+        if not self.root:
+            out = subprocess.run(["scripts/install.sh", engram_build, self.prefix], cwd=ROOT, env=self.env,
+                                 capture_output=True, text=True)
+            if out.returncode != 0:
+                raise Failed(f"scripts/install.sh failed: {out.stderr.strip()}")
         recorder = os.path.join(self.base, "record-terminal.py")
         with open(recorder, "w") as f:
             f.write(RECORDER)
         # What a click opens is Engram's window (open = "app", the default): the installed engram-app is swapped for
         # the recorder, so the checks read the argv and startup id the daemon started it with (the window itself is
-        # driven by `make test-window`); the terminal, the fallback, records too.
-        app = os.path.join(self.prefix, "bin", "engram-app")
+        # driven by `make test-window`); the terminal, the fallback, records too. (In a root, the next suite's
+        # package install puts the real one back.)
+        app = self.host_path(os.path.join(self.prefix, "bin", "engram-app"))
+        if os.path.exists(app):
+            os.unlink(app)
         with open(app, "w") as f:
             f.write(f"#!{PYTHON}\n" + RECORDER)
         os.chmod(app, 0o755)
         self.folders.write_config(f'[desktop]\nopen = "app"\nterminal = ["{PYTHON}", "{recorder}"]\n')
         samples = os.path.join(ROOT, "Samples")
+        if self.root:
+            shutil.copytree(samples, os.path.join(self.base, "samples"))
+            samples = os.path.join(self.base, "samples")
         self.run_engram("import", f"{samples}/memories.jsonl", f"{samples}/curricula/swift-concurrency.toml",
                         f"{samples}/curricula/spanish-b1.yaml")
 
+    def wrap(self, argv, env=None):
+        """argv as it must be run for this world (inside its root when it has one)."""
+        return self.root.wrap(argv, env if env is not None else self.env) if self.root else list(argv)
+
+    def run(self, argv, env=None, **kwargs):
+        """subprocess.run of argv in this world (inside its root when it has one), with its env by default."""
+        env = env if env is not None else self.env
+        return subprocess.run(self.wrap(argv, env), env=env, **kwargs)
+
     def run_engram(self, *args, check=True, env=None):
         """Runs the installed engram as this user; returns the completed process."""
+        env = env or self.env
         try:
-            return Engram(self.engram, env or self.env, timeout=60)(*args, check=check)
+            return Engram(self.engram, env, timeout=60)(*args, check=check, wrap=self.wrap([], env))
         except EngramFailed as error:
             raise Failed(str(error))
 
@@ -93,7 +170,8 @@ class World:
     def start_bus(self, log_name="session-bus.log"):
         """This session's own bus (activation from the world's XDG_DATA_DIRS, so from the installed prefix), its
         address in env; stopped by stop_all."""
-        bus = SessionBus(os.path.join(self.base, "bus"), env=self.env, log=os.path.join(self.out_dir, log_name))
+        bus = SessionBus(os.path.join(self.base, "bus"), env=self.env, log=os.path.join(self.out_dir, log_name),
+                         wrap=self.wrap if self.root else None)
         try:
             self.env["DBUS_SESSION_BUS_ADDRESS"] = bus.start()
         finally:
@@ -104,7 +182,7 @@ class World:
     def start(self, argv, log_name, env=None, **kwargs):
         """Starts a process in its own group, logging to out_dir/log_name; it is stopped by stop_all."""
         log = open(os.path.join(self.out_dir, log_name), "ab")
-        proc = subprocess.Popen(argv, env=env or self.env, stdout=log, stderr=subprocess.STDOUT,
+        proc = subprocess.Popen(self.wrap(argv, env or self.env), env=env or self.env, stdout=log, stderr=subprocess.STDOUT,
                                 start_new_session=True, **kwargs)
         self.procs.append(proc)
         return proc
@@ -140,7 +218,8 @@ class World:
                 cmd = open(f"/proc/{pid}/cmdline", "rb").read().split(b"\0")
             except OSError:
                 continue
-            if cmd and cmd[0].decode(errors="replace") == self.engram and b"daemon" in cmd[1:]:
+            if cmd and cmd[0].decode(errors="replace") == self.engram and b"daemon" in cmd[1:] \
+                    and (self.root is None or self.root.owns(pid)):
                 pids.append(int(pid))
         return pids
 
@@ -152,6 +231,16 @@ class World:
             except ProcessLookupError:
                 pass
         self.folders.close()
+
+
+def root_from_argv(argv):
+    """The Root named by `--root ROOT --deb DEB` in argv, or None."""
+    if "--root" not in argv:
+        return None
+    try:
+        return Root(argv[argv.index("--root") + 1], argv[argv.index("--deb") + 1])
+    except (ValueError, IndexError):
+        sys.exit("shells: --root ROOT needs --deb DEB (make deb builds it)")
 
 
 def engram_build():

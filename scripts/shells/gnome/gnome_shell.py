@@ -11,6 +11,7 @@ their labels, the clipboard; typing uses a Clutter virtual keyboard, as a person
 
 import json
 import os
+import shutil
 import subprocess
 import time
 
@@ -69,6 +70,7 @@ class GnomeShell:
     def __init__(self, world):
         self.world, self.env, self.conn, self.shell = world, dict(world.env), None, None
         self.system_socket = os.path.join(world.base, "system_bus")
+        self._version = None
 
     # ------------------------------------------------------------------ start and stop
 
@@ -97,13 +99,17 @@ class GnomeShell:
             Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION, None, None)
         # As root the shell shows "logged in as a privileged user" in a banner over the search entry.
         self.gsettings("set", "org.gnome.desktop.notifications", "show-banners", "false")
-        w.start([shellkit.PYTHON, os.path.join(HERE, "fake_systemd.py")], "fake-systemd.log", env=self.env)
+        stand_in = os.path.join(w.base, "fake_systemd.py")  # a copy: inside a root the harness's folder is not there
+        shutil.copy(os.path.join(HERE, "fake_systemd.py"), stand_in)
+        w.start([shellkit.PYTHON, stand_in], "fake-systemd.log", env=self.env)
         if not eventually(lambda: self.name_has_owner("org.freedesktop.systemd1"), 10):
             raise Failed("the stand-in systemd did not take its name; see fake-systemd.log")
         shim = os.path.join(w.base, "no-ibus-spawn.so")
         subprocess.run(["gcc", "-O2", "-shared", "-fPIC", f"-Wl,--version-script={HERE}/no-ibus-spawn.map",
                         "-o", shim, os.path.join(HERE, "no-ibus-spawn.c")], check=True)
-        self.shell = w.start(["gnome-shell", "--headless", "--wayland", "--no-x11", "--unsafe-mode",
+        # 43 needs --wayland to run headless; 48 is Wayland only (the flag is gone) and starts XWayland unless told not to.
+        wayland = ["--wayland"] if self.version() < 45 else []
+        self.shell = w.start(["gnome-shell", "--headless", *wayland, "--no-x11", "--unsafe-mode",
                               "--virtual-monitor", "1280x800", "--wayland-display", "engram-test-wayland"],
                              "gnome-shell.log", env=dict(self.env, LD_PRELOAD=shim))
         ready = eventually(lambda: self.shell.poll() is None and self.eval_quiet(
@@ -112,6 +118,13 @@ class GnomeShell:
             raise Failed(f"gnome-shell was not ready within {timeout:.0f} s (exit status {self.shell.poll()}); "
                          "see gnome-shell.log")
         return time.monotonic() - t0
+
+    def version(self):
+        """The major version of the gnome-shell that runs (in the world's root when it has one)."""
+        if self._version is None:
+            out = self.world.run(["gnome-shell", "--version"], capture_output=True, text=True, timeout=30)
+            self._version = int(out.stdout.split()[-1].split(".")[0]) if out.returncode == 0 else 0
+        return self._version
 
     def stop(self):
         """Stops the shell (43 exits with SIGSEGV on SIGTERM; that status means nothing) and the rest, by pid."""
@@ -137,7 +150,7 @@ class GnomeShell:
                          GLib.Variant("(s)", (name,)), "(b)")[0]
 
     def gsettings(self, *args):
-        out = subprocess.run(["gsettings", *args], env=self.env, capture_output=True, text=True, timeout=20)
+        out = self.world.run(["gsettings", *args], env=self.env, capture_output=True, text=True, timeout=20)
         if out.returncode != 0:
             raise Failed(f"gsettings {' '.join(args)}: {out.stderr.strip()}")
         return out.stdout.strip()
@@ -255,11 +268,16 @@ class GnomeShell:
 
     def screenshot(self, path):
         """org.gnome.Shell.Screenshot.Screenshot into path; True when the file was written."""
+        # The shell writes it where it runs: in the world's folder (inside its root, if any), then moved to path.
+        there = os.path.join(self.world.base, "screenshot.png")
         try:
             ok, written = self.call("org.gnome.Shell.Screenshot", "/org/gnome/Shell/Screenshot",
                                     "org.gnome.Shell.Screenshot", "Screenshot",
-                                    GLib.Variant("(bbs)", (False, False, path)), "(bs)", 10000)
-            return ok and os.path.exists(written)
+                                    GLib.Variant("(bbs)", (False, False, there)), "(bs)", 10000)
+            if not (ok and os.path.exists(self.world.host_path(written))):
+                return False
+            shutil.move(self.world.host_path(written), path)
+            return True
         except GLib.Error:
             return False
 

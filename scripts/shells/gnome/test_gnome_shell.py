@@ -1,6 +1,9 @@
 """Engram inside the real GNOME Shell 43: what a person sees in the overview, checked where they see it.
 
-    PYTHONPATH=scripts /usr/bin/python3 -m shells.gnome.test_gnome_shell [--screenshots]
+    PYTHONPATH=scripts /usr/bin/python3 -m shells.gnome.test_gnome_shell [--screenshots] [--root ROOT --deb DEB]
+
+With --root, the same checks run on the gnome-shell of a Debian 13 root (48; scripts/trixie/root.sh), with Engram
+installed there from its Debian package (make deb); results then go to bench-out/shells/gnome-48/.
 
 Installs the built engram into a temporary prefix with scripts/install.sh, imports the sample collection, starts a
 headless gnome-shell (gnome_shell.py) and types into its overview with a virtual keyboard. Every check reads back
@@ -28,13 +31,16 @@ HOSTILE = "Pango test <b>not bold</b> & <i>x</i> &amp; ${exec touch /tmp/engram-
 
 
 class Suite:
-    def __init__(self, update_screenshots):
+    def __init__(self, update_screenshots, root=None):
+        global OUT
+        if root:
+            OUT = os.path.join(shellkit.ROOT, "bench-out", "shells", "gnome-48")
         shutil.rmtree(OUT, ignore_errors=True)
         os.makedirs(OUT)
-        self.update_screenshots = update_screenshots
-        self.world = shellkit.World("gnome-shell", shellkit.engram_build(), OUT)
+        self.update_screenshots = update_screenshots and not root
+        self.world = shellkit.World("gnome-shell", shellkit.engram_build(), OUT, root=root)
         self.shell = GnomeShell(self.world)
-        self.report = shellkit.Report("gnome-shell", OUT)
+        self.report = shellkit.Report("gnome-shell 48 (Debian 13)" if root else "gnome-shell", OUT)
         self.monitor = None
         self.shots = 0
 
@@ -92,7 +98,10 @@ class Suite:
         expect(PROVIDER in providers, f"the shell loaded providers {providers}, not Engram's "
                                       f"({self.world.prefix}/share/gnome-shell/search-providers/ was installed)")
         self.shell.show_overview()
-        return f"ready {took:.1f} s after launch; the shell read Engram's installed .ini among {len(providers)} providers"
+        version = self.shell.eval("imports.misc.config.PACKAGE_VERSION") if self.shell.version() < 45 else \
+            self.shell.eval("Config.PACKAGE_VERSION")
+        return (f"gnome-shell {version} ready {took:.1f} s after launch; the shell read Engram's installed .ini among "
+                f"{len(providers)} providers")
 
     def typing_shows_rows(self):
         """Letter by letter: the section appears, rows in the provider's order, each with its description and icon."""
@@ -149,7 +158,7 @@ class Suite:
         rows = self.shell.wait_for_rows(lambda r: len(r) == 1)
         drawn = [l["text"] for l in self.shell.labels()[0]]
         expect(HOSTILE in drawn, f"the memory is drawn as {drawn}, not literally as {HOSTILE!r}")
-        expect(not os.path.exists("/tmp/engram-pwned"), "something ran the ${exec …} in the text")
+        expect(not os.path.exists(self.world.host_path("/tmp/engram-pwned")), "something ran the ${exec …} in the text")
         return f"drawn as typed: {drawn[0][:60]}…"
 
     def a_capture_appears_while_the_overview_is_open(self):
@@ -312,5 +321,5 @@ class Suite:
 
 
 if __name__ == "__main__":
-    ok = Suite("--screenshots" in sys.argv).run()
+    ok = Suite("--screenshots" in sys.argv, shellkit.root_from_argv(sys.argv)).run()
     sys.exit(0 if ok else 1)

@@ -21,7 +21,7 @@ Rectangle {
     property string shotQuery: ""
 
     Milou.ResultsModel { id: milou; limit: 15 }
-    RM.RunnerModel { id: plain }
+    RM.RunnerModel { id: plain }  // KF5 only
     Loader { id: viewLoader; anchors.fill: parent; anchors.margins: 8 }
     Component {
         id: viewComponent
@@ -31,9 +31,11 @@ Rectangle {
     // Reads every row of a model through a Repeater delegate (roles by name, as QML sees them).
     Repeater { id: milouRows; model: milou
         delegate: Item { property var row: ({display: model.display, id: model.matchId, subtext: model.subtext,
-            category: model.category, relevance: model.relevance, type: model.type,
+            category: model.category, type: model.type,
+            // KF6's ResultsModel names no relevance role: read RelevanceRole (Qt.UserRole + 3) by number.
+            relevance: model.relevance !== undefined ? model.relevance : milou.data(milou.index(index, 0), Qt.UserRole + 3),
             actions: (model.actions || []).map(function (a) { return a.text; })}) } }
-    Repeater { id: plainRows; model: plain
+    Repeater { id: plainRows; model: plain  // KF5 only: empty under KF6
         delegate: Item { property var row: ({display: model.display, id: model.id, description: model.description,
             relevance: model.relevance, runnerid: model.runnerid}) } }
 

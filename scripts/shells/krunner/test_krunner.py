@@ -1,6 +1,10 @@
 """Engram through KRunner's own machinery: KF5's RunnerManager, as KRunner's window (Milou) and RunnerModel use it.
 
-    PYTHONPATH=scripts /usr/bin/python3 -m shells.krunner.test_krunner [--screenshots]
+    PYTHONPATH=scripts /usr/bin/python3 -m shells.krunner.test_krunner [--screenshots] [--root ROOT --deb DEB]
+
+With --root, the same session runs on KDE Frameworks 6 inside a Debian 13 root (scripts/trixie/root.sh): KF6's
+RunnerManager through Milou 6's ResultsModel under Qt 6's `qml6` (KF6 has no RunnerModel module; its checks are
+left out), with Engram installed there from its Debian package; results go to bench-out/shells/krunner-6/.
 
 Installs the built engram into a temporary prefix with scripts/install.sh (so the plugin file KF5 finds is the
 installed share/krunner/dbusplugins/org.engram.Engram.desktop), starts a private session bus whose activation
@@ -28,12 +32,16 @@ RUNNER_ID = "engram"  # X-KDE-PluginInfo-Name: KF5 prefixes match ids with it
 
 
 class Suite:
-    def __init__(self, update_screenshots):
+    def __init__(self, update_screenshots, root=None):
+        global OUT
+        if root:
+            OUT = os.path.join(shellkit.ROOT, "bench-out", "shells", "krunner-6")
         shutil.rmtree(OUT, ignore_errors=True)
         os.makedirs(OUT)
-        self.update_screenshots = update_screenshots
-        self.world = shellkit.World("krunner", shellkit.engram_build(), OUT)
-        self.report = shellkit.Report("krunner", OUT)
+        self.kf6 = root is not None
+        self.update_screenshots = update_screenshots and not root
+        self.world = shellkit.World("krunner", shellkit.engram_build(), OUT, root=root)
+        self.report = shellkit.Report("krunner KF6 (Debian 13)" if root else "krunner", OUT)
         self.steps, self.seen = [], {}
 
     def step(self, name, **step):
@@ -75,17 +83,46 @@ class Suite:
     def drive(self):
         """Runs every step in one qmlscene; returns {step name: what the models held}."""
         qml = open(os.path.join(HERE, "krunner_client.qml")).read().replace("__STEPS__", json.dumps(self.steps))
+        if self.kf6:
+            # KF6 has no org.kde.runnermodel: the lines marked "KF5 only" give way to an empty stand-in model.
+            qml = "\n".join(l.split("//")[0].replace("RM.RunnerModel { id: plain }", "ListModel { id: plain; property string query }")
+                            if "KF5 only" in l else l for l in qml.splitlines())
+            qml = qml.replace("import org.kde.runnermodel 2.0 as RM", "")
         path = os.path.join(self.world.base, "client.qml")
         open(path, "w").write(qml)
-        env = dict(self.world.env, QT_QPA_PLATFORM="offscreen", QT_QUICK_BACKEND="software", XDG_CURRENT_DESKTOP="KDE")
+        env = dict(self.world.env, QT_QPA_PLATFORM="offscreen", QT_QUICK_BACKEND="software", XDG_CURRENT_DESKTOP="KDE",
+                   QT_PLUGIN_PATH=self.help_runner())
         t0 = time.monotonic()
-        out = subprocess.run(["qmlscene", path], env=env, capture_output=True, text=True, timeout=180)
+        out = self.world.run(["qml6" if self.kf6 else "qmlscene", path], env=env, capture_output=True, text=True,
+                             timeout=180)
         took = time.monotonic() - t0
         log = out.stdout + out.stderr
         open(os.path.join(OUT, "qmlscene.log"), "w").write(log)
         lines = [json.loads(l.split("STEP ", 1)[1]) for l in log.splitlines() if "STEP {" in l]
         expect("DONE" in log, f"qmlscene stopped before the last step ({len(lines)} of {len(self.steps)}); see qmlscene.log")
         return {self.steps[l["step"]]["name"]: l for l in lines}, took
+
+    def help_runner(self):
+        """A plugin folder holding Plasma's own help runner (what KRunner lists for "?"), taken from this generation's
+        plasma-workspace package without installing it (the rest of Plasma is not needed); downloaded once a world."""
+        kf, qt = ("kf6", "qt6") if self.kf6 else ("kf5", "qt5")
+        plugins = os.path.join(self.world.base, "plugins")
+        dest = os.path.join(plugins, kf, "krunner", "helprunner.so")
+        if os.path.exists(dest):
+            return plugins
+        work = os.path.join(self.world.base, "plasma-workspace")
+        os.makedirs(work, exist_ok=True)
+        out = self.world.run(["sh", "-c", f"cd '{work}' && apt-get download plasma-workspace"], capture_output=True,
+                             text=True, timeout=600)
+        debs = [n for n in os.listdir(work) if n.endswith(".deb")]
+        expect(out.returncode == 0 and debs, f"apt-get download plasma-workspace failed: {out.stderr.strip()[-300:]}")
+        subprocess.run(["dpkg-deb", "-x", os.path.join(work, debs[0]), os.path.join(work, "x")], check=True)
+        source = os.path.join(work, "x", "usr", "lib", "x86_64-linux-gnu", qt, "plugins", kf, "krunner", "helprunner.so")
+        expect(os.path.exists(source), f"{debs[0]} has no {kf}/krunner/helprunner.so")
+        os.makedirs(os.path.dirname(dest), exist_ok=True)
+        shutil.copy(source, dest)
+        shutil.rmtree(work)
+        return plugins
 
     # ------------------------------------------------------------------ the session
 
@@ -99,7 +136,9 @@ class Suite:
         self.step("run match", op="run", index=0, wait=1500)
         self.step("to pin", op="query", text="marathon")
         self.step("meaning", op="query", text="why does my container keep rebooting")
-        self.step("shot", op="shot", path=os.path.join(OUT, "krunner-sourdough.png"), query="sourdough")
+        # Drawn where qmlscene runs (inside the root, if any), then moved to OUT by the check.
+        self.step("shot", op="shot", path=os.path.join(self.world.base, "krunner-sourdough.png"), query="sourdough")
+        self.step("help", op="query", text="?engram")
         self.step("teardown", op="teardown", wait=1500)
 
     def run(self):
@@ -114,7 +153,8 @@ class Suite:
             top = self.world.run_engram("search", "focaccia").stdout.split()[0]
             self.uses_before = (top, self.world.memory(top)["useCount"])
             self.seen, took = self.drive()
-            r.record(True, "KF5's RunnerManager ran the session", f"{len(self.seen)} steps in {took:.1f} s")
+            r.record(True, f"{'KF6' if self.kf6 else 'KF5'}'s RunnerManager ran the session",
+                     f"{len(self.seen)} steps in {took:.1f} s")
             for name, fn in [
                 ("the installed plugin is found and asked, as Plasma finds it", self.plugin_found),
                 ("min-letters: two letters never reach Engram", self.min_letters),
@@ -125,6 +165,7 @@ class Suite:
                 ("running a match strengthens it and opens the window on it", self.run_match),
                 ("running the Pin action pins the memory", self.pin_action),
                 ("a memory found by meaning alone is matched, saying so", self.meaning),
+                ("KRunner's help (“?engram”) lists Engram's three syntaxes, each with its own description", self.help),
                 ("closing the session tears Engram down", self.teardown),
                 ("KRunner's own list (Milou's ResultsView) draws the matches", self.screenshot),
             ]:
@@ -143,7 +184,7 @@ class Suite:
         expect(rows, "KRunner listed no match for 'sourdough': the plugin was not found or not asked")
         expect(all(m["id"].startswith(RUNNER_ID + "_") for m in rows), f"matches from another runner: {rows[:2]}")
         plain = self.seen["sourdough"]["plain"]
-        expect(plain and all(p["runnerid"] == RUNNER_ID for p in plain), f"RunnerModel shows {plain[:2]}")
+        expect(self.kf6 or (plain and all(p["runnerid"] == RUNNER_ID for p in plain)), f"RunnerModel shows {plain[:2]}")
         members = [c[0] for c in self.calls()]
         expect("Config" in members and "Actions" in members, f"the manager called {sorted(set(members))}")
         return f"runner '{RUNNER_ID}' from the installed .desktop; calls: {', '.join(sorted(set(members)))}"
@@ -161,7 +202,7 @@ class Suite:
         expected = self.daemon_match("sourdough")
         expect(ids == expected, f"KRunner lists {ids}, Engram answered {expected}")
         plain_ids = [m["id"][len(RUNNER_ID) + 1:] for m in self.seen["sourdough"]["plain"]]
-        expect(plain_ids == expected, f"RunnerModel lists {plain_ids}, Engram answered {expected}")
+        expect(self.kf6 or plain_ids == expected, f"RunnerModel lists {plain_ids}, Engram answered {expected}")
         rel = [m["relevance"] for m in rows]
         expect(all(a > b for a, b in zip(rel, rel[1:])), f"relevance not strictly decreasing: {rel}")
         for m in rows:
@@ -239,6 +280,21 @@ class Suite:
         expect(found[0]["subtext"].startswith("By meaning · "), f"its subtext is {found[0]['subtext']!r}")
         return f"match {rows.index(found[0]) + 1}: {found[0]['display']} — {found[0]['subtext']}"
 
+    def help(self):
+        """Plasma's help runner reads X-Plasma-Runner-Syntaxes as KConfig lists them (split on commas): each syntax
+        is its own match, its example in bold over its own description. With ';' between them all three arrived as
+        one syntax with one description."""
+        rows = [m for m in self.seen["help"]["milou"] if m["category"] == "Engram"]
+        want = [("&lt;search term&gt;", "Searches your memories, curricula and topics for what you type"),
+                ("tag:NAME &lt;search term&gt;", "Memories tagged NAME"),
+                ("type:idea &lt;search term&gt;", "Only ideas (or notes, tasks, quotes, learnings)")]
+        got = [m["display"] for m in rows]
+        expect(len(rows) == 3, f"KRunner's help lists {len(rows)} Engram syntaxes, not 3: {got}")
+        # Each example over its own description (KF6 keeps the file's order, KF5's list may sort them otherwise).
+        expect(sorted(got) == sorted(f"<b>{example}<br></b>{description}" for example, description in want),
+               f"the syntaxes read {got}, not each example over its own description: {want}")
+        return f"{len(rows)} syntaxes: " + "; ".join(t.split("<br>")[0].removeprefix("<b>") for t in got)
+
     def teardown(self):
         calls = [c[0] for c in self.calls()]
         expect("Teardown" in calls, "closing the match session never called Teardown")
@@ -247,7 +303,10 @@ class Suite:
     def screenshot(self):
         shot = self.seen.get("shot", {})
         path = os.path.join(OUT, "krunner-sourdough.png")
-        expect(shot.get("saved") is True and os.path.getsize(path) > 5000, "Milou's ResultsView was not drawn")
+        drawn = os.path.join(self.world.base, "krunner-sourdough.png")
+        if os.path.exists(drawn):
+            shutil.move(drawn, path)
+        expect(shot.get("saved") is True and os.path.exists(path) and os.path.getsize(path) > 5000, "Milou's ResultsView was not drawn")
         if self.update_screenshots:
             dest = os.path.join(shellkit.ROOT, "Integrations", "krunner", "screenshot.png")
             os.makedirs(os.path.dirname(dest), exist_ok=True)
@@ -256,5 +315,5 @@ class Suite:
 
 
 if __name__ == "__main__":
-    ok = Suite("--screenshots" in sys.argv).run()
+    ok = Suite("--screenshots" in sys.argv, shellkit.root_from_argv(sys.argv)).run()
     sys.exit(0 if ok else 1)

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Builds (once) the Debian 13 "trixie" root the real-shell suites run GNOME Shell 48 and KDE Frameworks 6 in, and
+# prints its path. The root lives outside the clone, in a cache folder kept between runs on one machine
+# ($ENGRAM_ROOT_CACHE, default /var/cache/engram-tests), named by a hash of this script and `packages`: a changed
+# package list makes a new root, and the old ones are removed. Needs root (mmdebstrap, chroot, mounts).
+#
+#   scripts/trixie/root.sh            prints the root's path, building it first if needed (~2-5 minutes, ~2 GB)
+#
+# The suites install Engram into it from its Debian package (make deb) and start it inside with scripts/trixie/inroot.sh.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+cache="${ENGRAM_ROOT_CACHE:-/var/cache/engram-tests}"
+mirror="${ENGRAM_TRIXIE_MIRROR:-http://deb.debian.org/debian}"
+key="$(cat "$here/root.sh" "$here/packages" | sha256sum | cut -c1-12)"
+root="$cache/trixie-$key"
+if [ -f "$root/.engram-root-ready" ]; then echo "$root"; exit 0; fi
+
+[ "$(id -u)" -eq 0 ] || { echo "engram: building the trixie root needs root (mmdebstrap, chroot)" >&2; exit 1; }
+command -v mmdebstrap >/dev/null || apt-get install -y -q mmdebstrap >&2
+mkdir -p "$cache"; chmod 700 "$cache"
+# Old roots (another package list): unmount anything left mounted inside, then remove.
+for old in "$cache"/trixie-*; do
+  [ -d "$old" ] || continue
+  [ "$old" = "$root" ] && continue
+  "$here/inroot.sh" --umount "$old" >&2 || true
+  rm -rf --one-file-system "$old"
+done
+rm -rf --one-file-system "$root.partial" "$root"
+includes="$(grep -v '^#' "$here/packages" | grep -v '^$' | paste -sd, -)"
+started=$(date +%s)
+echo "engram: building the Debian 13 root for GNOME Shell 48 and KF6 in $root (once per package list)" >&2
+mmdebstrap --quiet --variant=apt --include="$includes" \
+  --aptopt='APT::Install-Recommends "false"' --dpkgopt='path-exclude=/usr/share/doc/*' \
+  trixie "$root.partial" "$mirror" >&2
+cp /etc/resolv.conf "$root.partial/etc/resolv.conf" 2>/dev/null || true
+touch "$root.partial/.engram-root-ready"
+mv "$root.partial" "$root"
+echo "engram: the trixie root took $(( $(date +%s) - started )) s ($(du -sh --one-file-system "$root" | cut -f1))" >&2
+echo "$root"
