@@ -118,7 +118,7 @@ class EngramIndicator extends PanelMenu.Button {
         this._captureRow = new PopupMenu.PopupBaseMenuItem({reactive: false, can_focus: false});
         this._captureRow.name = 'engram-capture-row';
         this._entry = new St.Entry({name: 'engram-capture', hint_text: 'Remember…', can_focus: true,
-            x_expand: true, style_class: 'engram-capture'});
+            x_expand: true, style_class: 'engram-capture', accessible_name: 'Remember'});
         this._entry.clutter_text.connect('activate', () => this._capture());
         this._captureRow.add_child(this._entry);
         this._content.addMenuItem(this._captureRow);

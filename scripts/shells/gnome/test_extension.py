@@ -205,9 +205,10 @@ def elapsed_seconds(text):
     return a * 3600 + b * 60 + int(c) if c is not None else a * 60 + b
 
 
-def all_labels(ind):
-    return [l for r in ind["rows"] for l in r["labels"]] + [{"text": ind["elapsed"]["text"],
-                                                            "markup": ind["elapsed"]["markup"]}]
+def all_labels(ind, visible_only=False):
+    """Every label of the menu's named rows (the visible ones only, if asked) and the button's timer."""
+    return [l for r in ind["rows"] if r["visible"] or not visible_only for l in r["labels"]] + \
+        [{"text": ind["elapsed"]["text"], "markup": ind["elapsed"]["markup"]}]
 
 
 # ---------------------------------------------------------------------- the checks
@@ -461,6 +462,28 @@ def hostile_text_is_shown_literally(ctx):
     return f"motd {motd[:30]!r}…, both fading rows and the capture sentence as typed; no markup ({os.path.basename(shot)})"
 
 
+def sleep_context_shows_no_memory(ctx):
+    """`engram context set sleep`: the menu shows no memory (the memory of the day and the fading list empty)."""
+    motd = ctx.motd()["memory"]
+    _, review = ctx.intent("DailyReview", (3,), "(i)")
+    awake = [motd["title"].split("\n")[0]] + [i["title"].split("\n")[0] for i in review["items"]]
+    ctx.open_menu()
+    expect(eventually(lambda: ctx.text("engram-motd") == awake[0][:160], 10), "the memory of the day is not shown awake")
+    ctx.run_engram("context", "set", "sleep")
+    try:
+        quiet = eventually(lambda: ctx.text("engram-motd") != awake[0][:160] and not ctx.rows("engram-fading"), 10)
+        shown = [l["text"] for l in all_labels(ctx.indicator(), visible_only=True) if l["text"]]
+        expect(quiet, f"asleep, the menu still shows {shown}")
+        leaked = [t for t in shown if any(a[:40] in t for a in awake)]
+        expect(not leaked, f"asleep, the menu shows memories: {leaked}")
+        detail = f"motd row {ctx.text('engram-motd')!r}, fading {ctx.text('engram-fading-none')!r}"
+    finally:
+        ctx.run_engram("context", "clear")
+    expect(eventually(lambda: ctx.text("engram-motd") == awake[0][:160], 10), "the memory of the day did not come back")
+    ctx.close_menu()
+    return detail + "; back after `engram context clear`"
+
+
 def capture(ctx, text):
     """Clicks into the entry, types text with the virtual keyboard and presses Enter; waits for the sentence."""
     ctx.open_menu()
@@ -534,6 +557,7 @@ CHECKS = [
     ("the menu reads back today's count, memory of the day, fading, entry, Open Engram", menu_reads_back),
     ("a session started with the CLI shows its timer within a second, ticking", session_timer_ticks),
     ("Pause, Resume and Stop from the menu act on the session", pause_resume_stop_from_the_menu),
+    ("the sleep context shows no memory in the menu", sleep_context_shows_no_memory),
     ("markup, ${exec} and %{…} in memories and captures are shown literally", hostile_text_is_shown_literally),
     ("the capture entry stores a memory (engram search finds it)", capture_stores_a_memory),
     ("the daemon stopped then started again: offline, then alive", daemon_stops_and_restarts),
