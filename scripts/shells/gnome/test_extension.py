@@ -62,6 +62,7 @@ INDICATOR_JS = """(() => {
   return JSON.stringify({rows, open: b.menu.isOpen, offline: b.has_style_class_name('engram-offline'),
     iconOpacity: icon.opacity, iconNames: icon.gicon && icon.gicon.get_names ? icon.gicon.get_names() : [],
     elapsed: {text: elapsed.get_text(), visible: elapsed.visible, markup: elapsed.clutter_text.use_markup},
+    ticking: !!b._tickId,
     mappedInPanel: b.container.mapped});
 })()"""
 
@@ -315,6 +316,7 @@ def offline_without_the_daemon(ctx):
     ind = ctx.indicator()
     expect(ind["offline"] and ind["iconOpacity"] < 255, f"the icon is not dimmed (opacity {ind['iconOpacity']})")
     expect(not ind["elapsed"]["visible"], f"a timer shows without a session: {ind['elapsed']['text']!r}")
+    expect(not ind["ticking"], "a one-second tick runs without a session")
     ctx.open_menu()
     shown = [r["name"] for r in ctx.indicator()["rows"] if r["visible"]]
     ctx.close_menu()
@@ -382,6 +384,7 @@ def session_timer_ticks(ctx):
     time.sleep(2.2)
     b = elapsed_seconds(ctx.indicator()["elapsed"]["text"])
     expect(b is not None and 1 <= b - a <= 4, f"the timer went from {a} to {b} s in 2.2 s")
+    expect(ctx.indicator()["ticking"], "no tick source while the session runs")
     session = ctx.session()
     ctx.open_menu()
     title = ctx.text("engram-session")
@@ -412,6 +415,7 @@ def pause_resume_stop_from_the_menu(ctx):
     time.sleep(1.5)
     b = ctx.indicator()["elapsed"]["text"]
     expect(a == b, f"the paused timer still moves: {a!r} → {b!r}")
+    expect(not ctx.indicator()["ticking"], "the one-second tick still runs while the session is paused")
     ctx.open_menu()
     expect(ctx.rows("engram-resume") and not ctx.rows("engram-pause"), "a paused session's menu offers no Resume")
     ctx.activate("engram-resume")
@@ -421,6 +425,7 @@ def pause_resume_stop_from_the_menu(ctx):
     expect(eventually(lambda: ctx.session() is None and ctx.prop("ActiveSession") == "", 10),
            f"Stop from the menu left {ctx.session()}")
     expect(eventually(lambda: not ctx.indicator()["elapsed"]["visible"], 5), "the timer stayed in the top bar")
+    expect(not ctx.indicator()["ticking"], "the one-second tick still runs after Stop")
     return f"paused at {a} (held 1.5 s), resumed, stopped; the timer left the top bar"
 
 
