@@ -62,8 +62,11 @@ class EngramIndicator extends PanelMenu.Button {
         this._icon = new St.Icon({gicon: new Gio.ThemedIcon({names: ICON_NAMES}), style_class: 'system-status-icon'});
         this._elapsed = new St.Label({name: 'engram-elapsed', text: '', visible: false,
             y_align: Clutter.ActorAlign.CENTER, style_class: 'engram-elapsed'});
+        this._pausedIcon = new St.Icon({name: 'engram-paused', icon_name: 'media-playback-pause-symbolic',
+            style_class: 'system-status-icon', visible: false});
         box.add_child(this._icon);
         box.add_child(this._elapsed);
+        box.add_child(this._pausedIcon);
         this.add_child(box);
 
         this._buildMenu();
@@ -195,6 +198,7 @@ class EngramIndicator extends PanelMenu.Button {
         this._session = session;
         this._sessionSection.actor.visible = session !== null;
         this._elapsed.visible = session !== null;
+        this._pausedIcon.visible = session !== null && session.state !== 'running';
         if (session) {
             this._sessionRow.label.text = session.title || session.curriculum || 'Learning session';
             this._pause.visible = session.state === 'running';
@@ -217,7 +221,7 @@ class EngramIndicator extends PanelMenu.Button {
         if (!s)
             return;
         const time = formatElapsed(elapsedSeconds(s));
-        this._elapsed.text = s.state === 'running' ? time : `${time} ⏸`;
+        this._elapsed.text = time;
         this._sessionTime.text = s.state === 'running' ? time : `${time} · paused`;
     }
 
