@@ -149,7 +149,8 @@ class EngramIndicator extends PanelMenu.Button {
     }
 
     _failed(what, error) {
-        if (this._destroyed || isCancelled(error))
+        // Cancelled (disabled meanwhile) or the daemon gone (the indicator already says so): nothing to report.
+        if (this._destroyed || isCancelled(error) || !this._client.running)
             return;
         console.warn(`Engram: ${what}: ${error.message}`);
     }
