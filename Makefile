@@ -11,7 +11,7 @@ DEB := $(CURDIR)/engram_$(VERSION)_$(shell dpkg --print-architecture 2>/dev/null
 # The suites are modules over the test worlds' package (scripts/engramtest), run with scripts/ on the path.
 SUITE = env PYTHONPATH=$(CURDIR)/scripts /usr/bin/python3 -m
 
-.PHONY: all deps model build release run demo deb test test-unit test-e2e test-mcp test-window screenshots test-sync test-widgets test-shells man completions install clean bench bench-sync stress check-figures
+.PHONY: all deps model build release run demo deb test-deb test test-unit test-e2e test-mcp test-window screenshots test-sync test-widgets test-shells man completions install clean bench bench-sync stress check-figures
 
 all: build
 
@@ -51,6 +51,11 @@ deb: deps model
 	@scripts/install-deps.sh --deb
 	@scripts/deb/build-deb.sh $(CURDIR) >/dev/null
 
+# The package installed as a person without Swift installs it, into bare Debian 12 and 13 roots (built once into
+# /var/cache/engram-tests): dependencies from the mirror, no Swift runtime, search by words and by meaning, apt remove.
+test-deb: deb
+	$(SUITE) package $(DEB)
+
 # Most tests search by words (ENGRAM_MODEL_DIR=none); the meaning tests point at .build/model themselves.
 test: export ENGRAM_MODEL_DIR = none
 test: deps model
@@ -63,6 +68,7 @@ test: deps model
 	$(SWIFT) test --skip-build --filter '^DaemonTests\.'
 	$(MAKE) test-sync
 	$(MAKE) test-widgets
+	$(MAKE) test-deb
 	$(MAKE) test-shells
 	$(MAKE) test-mcp
 	$(MAKE) test-window

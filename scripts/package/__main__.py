@@ -1,0 +1,167 @@
+"""`make test-deb`: the Debian package installed the way a person without Swift installs it, on Debian 12 and 13.
+
+    PYTHONPATH=scripts /usr/bin/python3 -m package DEB
+
+For each release (bookworm, trixie), a bare root (apt and the essential packages only; scripts/trixie/root.sh bare,
+built once into the cache folder) is copied, and in the copy: `apt install ./engram_….deb` pulls the dependencies
+from the mirror; no Swift runtime is anywhere; every binary's libraries resolve; `engram` imports the sample
+collection and finds by words and by meaning (the model is in the package); engram-feed, engram-mcp and engram-app
+answer; the files are the package's with the modes they need; `apt remove` leaves none of Engram's files.
+Results in bench-out/package/. Exit status 1 on a failed check, naming the release and the check.
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+from engramtest import ROOT
+from engramtest.report import Failed, Report, expect
+
+INROOT = os.path.join(ROOT, "scripts", "trixie", "inroot.sh")
+OUT = os.path.join(ROOT, "bench-out", "package")
+
+
+class Release:
+    def __init__(self, release, deb, report):
+        self.release, self.deb, self.report = release, deb, report
+        self.base = None
+
+    def sh(self, script, check=True, timeout=600):
+        """Runs a shell script inside the copy, as root, with a plain environment; returns the completed process."""
+        out = subprocess.run([INROOT, self.base, "HOME=/root", "DEBIAN_FRONTEND=noninteractive", "sh", "-c", script],
+                             capture_output=True, text=True, timeout=timeout)
+        with open(os.path.join(OUT, f"{self.release}.log"), "a") as log:
+            log.write(f"$ {script}\n{out.stdout}{out.stderr}[exit {out.returncode}]\n")
+        if check and out.returncode != 0:
+            raise Failed(f"`{script}` exited {out.returncode}: {(out.stdout + out.stderr).strip()[-500:]}")
+        return out
+
+    def setup(self):
+        made = subprocess.run([os.path.join(ROOT, "scripts", "trixie", "root.sh"), "bare", self.release],
+                              stdout=subprocess.PIPE, text=True)
+        expect(made.returncode == 0, f"the bare {self.release} root could not be built")
+        bare = made.stdout.strip().splitlines()[-1]
+        # A copy, so every run installs into a root that has never seen Engram.
+        self.base = bare + ".run"
+        subprocess.run([INROOT, "--umount", self.base])
+        shutil.rmtree(self.base, ignore_errors=True)
+        subprocess.run(["cp", "-a", "--reflink=auto", bare, self.base], check=True)
+        shutil.copy(self.deb, os.path.join(self.base, "tmp", os.path.basename(self.deb)))
+        shutil.copytree(os.path.join(ROOT, "Samples"), os.path.join(self.base, "tmp", "samples"))
+        return f"bare {self.release} root copied from {bare}"
+
+    def close(self):
+        if self.base:
+            subprocess.run([INROOT, "--umount", self.base])
+            shutil.rmtree(self.base, ignore_errors=True)
+
+    # ------------------------------------------------------------------ checks
+
+    def installs(self):
+        before = int(self.sh("dpkg-query -f '.\\n' -W | wc -l").stdout.strip())
+        t0 = time.monotonic()
+        self.sh("apt-get update -qq && apt-get install -y -q --no-install-recommends ./tmp/" + os.path.basename(self.deb)
+                + " 2>&1 | tail -3 && cd /", timeout=1200)
+        took = time.monotonic() - t0
+        status = self.sh("dpkg-query -W -f '${Status} ${Version}' engram").stdout
+        expect(status.startswith("install ok installed"), f"dpkg says engram is {status!r}")
+        after = int(self.sh("dpkg-query -f '.\\n' -W | wc -l").stdout.strip())
+        return f"{status.split()[-1]} installed with {after - before - 1} dependencies from the mirror in {took:.0f} s"
+
+    def no_swift_runtime(self):
+        found = self.sh("command -v swift swiftc; find / -xdev \\( -name 'libswiftCore.so*' -o -name 'libFoundation.so*' \\) "
+                        "2>/dev/null", check=False).stdout.strip()
+        expect(not found, f"a Swift toolchain or runtime is in the root: {found}")
+        missing = []
+        for binary in ("engram", "engram-feed", "engram-mcp", "engram-app"):
+            ldd = self.sh(f"ldd /usr/bin/{binary}").stdout
+            missing += [f"{binary}: {l.strip()}" for l in ldd.splitlines() if "not found" in l or "swift" in l.lower()]
+        ldd = self.sh("ldd /usr/lib/engram/model/libe5.so").stdout
+        missing += [f"libe5.so: {l.strip()}" for l in ldd.splitlines() if "not found" in l]
+        expect(not missing, f"libraries not resolved: {missing}")
+        return "no swift, no libswiftCore; every binary's and the engine's libraries resolve"
+
+    def searches_by_words(self):
+        self.sh("engram import /tmp/samples/memories.jsonl /tmp/samples/curricula/swift-concurrency.toml "
+                "/tmp/samples/curricula/spanish-b1.yaml")
+        out = self.sh("engram search --json sourdough schedule").stdout
+        hits = json.loads(out)
+        hits = hits.get("results", hits) if isinstance(hits, dict) else hits
+        expect(hits and "s106" in json.dumps(hits[0]), f"`engram search sourdough schedule` answers {out[:300]}")
+        version = self.sh("engram --version").stdout.strip()
+        return f"engram {version}: `engram search sourdough schedule` → s106 first of {len(hits)}"
+
+    def searches_by_meaning(self):
+        self.sh("engram remember 'Kubernetes pods restart when the liveness probe fails too often.'")
+        embed = self.sh("engram index embed 2>&1").stdout.strip().splitlines()
+        out = self.sh("engram search 'why does my container keep rebooting'").stdout
+        expect("Kubernetes pods restart" in out, f"meaning search found {out[:300]!r} (embed said {embed[-1:]})")
+        status = self.sh("engram index status").stdout
+        expect("/usr/lib/engram/model" in status or "meaning" in status.lower(), f"index status: {status[:300]}")
+        return "“why does my container keep rebooting” finds the Kubernetes note (model from /usr/lib/engram/model)"
+
+    def the_other_programs_answer(self):
+        feed = self.sh("engram-feed stats --format json").stdout
+        expect(json.loads(feed), f"engram-feed stats printed {feed[:200]!r}")
+        mcp = self.sh("engram-mcp --version").stdout.strip()
+        app = self.sh("engram-app --version").stdout.strip()
+        expect(mcp and app, f"engram-mcp said {mcp!r}, engram-app {app!r}")
+        return f"engram-feed stats: {feed.strip()[:60]}…; engram-mcp {mcp}; engram-app {app}"
+
+    def files_where_the_desktop_looks(self):
+        want = ["/usr/share/applications/org.engram.Engram.desktop",
+                "/usr/share/dbus-1/services/org.engram.Engram.service",
+                "/usr/share/gnome-shell/search-providers/org.engram.Engram.search-provider.ini",
+                "/usr/share/krunner/dbusplugins/org.engram.Engram.desktop",
+                "/usr/lib/systemd/user/engram.service",
+                "/usr/share/man/man1/engram.1.gz",
+                "/usr/share/bash-completion/completions/engram"]
+        listed = set(self.sh("dpkg -L engram").stdout.split())
+        missing = [f for f in want if f not in listed]
+        expect(not missing, f"the package lacks {missing}")
+        service = self.sh("cat /usr/share/dbus-1/services/org.engram.Engram.service").stdout
+        expect("Exec=/usr/bin/engram" in service, f"the D-Bus service starts {service!r}")
+        return f"{len(listed)} paths; the desktop files, D-Bus service (Exec=/usr/bin/engram …), man pages, completions"
+
+    def removes_cleanly(self):
+        self.sh("apt-get remove -y -q engram >/dev/null")
+        left = self.sh("ls /usr/bin/engram* /usr/lib/engram 2>/dev/null; dpkg -L engram 2>/dev/null | head -1",
+                       check=False).stdout.strip()
+        expect(not left, f"after apt remove: {left}")
+        return "no /usr/bin/engram*, no /usr/lib/engram"
+
+    def run(self):
+        r, name = self.report, f"Debian {'12' if self.release == 'bookworm' else '13'}"
+        try:
+            if not r.check(f"{name}: a bare {self.release} root", self.setup):
+                return
+            if not r.check(f"{name}: apt install ./{os.path.basename(self.deb)} pulls its dependencies", self.installs):
+                return
+            for title, fn in [("no Swift toolchain or runtime; every library resolves", self.no_swift_runtime),
+                              ("engram imports the samples and searches by words", self.searches_by_words),
+                              ("engram searches by meaning with the packaged model", self.searches_by_meaning),
+                              ("engram-feed, engram-mcp and engram-app answer", self.the_other_programs_answer),
+                              ("the files are where the desktop looks for them", self.files_where_the_desktop_looks),
+                              ("apt remove leaves none of Engram's files", self.removes_cleanly)]:
+                r.check(f"{name}: {title}", fn)
+        finally:
+            self.close()
+
+
+def main(argv):
+    if not argv or not os.path.exists(argv[0]):
+        sys.exit("package: give the .deb (make deb builds it)")
+    deb = os.path.abspath(argv[0])
+    shutil.rmtree(OUT, ignore_errors=True)
+    os.makedirs(OUT)
+    report = Report("package", OUT)
+    for release in ("bookworm", "trixie"):
+        Release(release, deb, report).run()
+    report.write()
+    return 1 if report.failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
