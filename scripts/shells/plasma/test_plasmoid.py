@@ -1,0 +1,484 @@
+"""Engram's Plasma widget in plasmoidviewer 5.27 (this machine) and, when the Debian 13 root is there, plasmoidviewer 6.3.
+
+    PYTHONPATH=scripts /usr/bin/python3 -m shells.plasma.test_plasmoid [--screenshots] [--break NAME] [--no-plasma6]
+
+Plasma 5.27: installs the built engram into a temporary prefix with scripts/install.sh (which installs the widget into
+PREFIX/share/plasma/plasmoids/org.engram.Engram.plasmoid, its root QML chosen for Plasma 5), imports the sample
+collection, and runs `plasmoidviewer -a org.engram.Engram.plasmoid` under its own Xvfb on a private session bus, with
+XDG_DATA_DIRS pointing at the prefix's share. The widget is read back from screenshots by OCR (tesseract).
+plasmoidviewer needs a containment and Debian has none without all of plasma-desktop: a bare one
+(containment5/, containment6/) fills the window with the applet. The "executable" data engine the widget runs its
+commands through is part of plasma-workspace, which a Plasma desktop always has; this machine has no Plasma desktop
+(plasma-workspace would bring systemd-sysv and KRunner's and Plasma's notification services into the other suites'
+buses), so the engine alone is taken from plasma-workspace's Debian package (`apt-get download`, cached in
+$ENGRAM_ROOT_CACHE, default /var/cache/engram-tests) and found through QT_PLUGIN_PATH.
+
+Plasma 6.3 (skipped without the root from scripts/trixie/root.sh, or with --no-plasma6): the widget installed for
+Plasma 6 into the root, plasmoidviewer 6 inside it on this machine's Xvfb. The root has no engram yet (the built one
+links the host's Swift runtime), so a FAKE engram-feed there prints canned feed lines recorded from the real
+engram-feed on this machine; the run checks the drawing, not Engram.
+
+--break NAME changes the installed widget on purpose (see BREAKS) to show that a check fails; results and logs in
+bench-out/shells/plasma/; --screenshots copies the screenshots to Desktop/screenshots/plasma-{5,6}-widget.png.
+"""
+
+import glob
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+from shells import shellkit
+from shells.shellkit import expect, eventually
+from engramtest.bus import wait_for_name
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+OUT = os.path.join(shellkit.ROOT, "bench-out", "shells", "plasma")
+APPLET = "org.engram.Engram.plasmoid"
+SOURCE = os.path.join(shellkit.ROOT, "Desktop", "plasma", APPLET)
+CACHE = os.environ.get("ENGRAM_ROOT_CACHE", "/var/cache/engram-tests")
+QML_ERROR = re.compile(r"Error|TypeError|ReferenceError|Unable to assign|Binding loop|is not a type|requires a version|"
+                       r"is not installed|Cannot|undefined")
+
+# Text a person could have stored, drawn as typed (no markup, no Conky or polybar codes). Short, so it is not elided.
+HOSTILE = "<b>Hostile</b> ${exec rm} %{F#f00}red"
+
+# Deliberate breakages of the installed widget: (file, text, replacement). Each makes one check fail.
+BREAKS = {
+    "qml-error": ("FullView.qml", "text: engram.problem", "text: engram.nosuch.problem"),
+    "markup": ("FullView.qml", 'text: "• " + Logic.clean(modelData.title, true) + " — " + Logic.fades(modelData.daysLeft)\n'
+               '                textFormat: Text.PlainText', 'text: "• " + Logic.clean(modelData.title, true) + " — " + '
+               'Logic.fades(modelData.daysLeft)\n                textFormat: Text.StyledText'),
+    "today": ("FullView.qml", 'Logic.plural(full.counts.today, "memory", "memories")',
+              'Logic.plural(full.counts.total, "memory", "memories")'),
+    "no-watch": ("Engram.qml", "        if (watching) return;", "        return;"),
+    "no-daemon-message": ("Engram.qml", 'if (daemon === "no")', 'if (daemon === "never")'),
+    "no-missing-message": ("Engram.qml", "return \"Engram is not installed:", "return \"\" + \""),
+}
+
+
+def free_display():
+    for n in range(140, 200):
+        if not os.path.exists(f"/tmp/.X11-unix/X{n}") and not os.path.exists(f"/tmp/.X{n}-lock"):
+            return n
+    raise RuntimeError("no free X display number")
+
+
+def ocr(png):
+    """The text tesseract reads in a screenshot, twice: grey and scaled up 4× (buttons, the focused one too), and black
+    and white at 3× (the red warning); both readings, one after the other."""
+    texts = []
+    for name, args in (("grey", ["-resize", "400%", "-normalize"]), ("bw", ["-resize", "300%", "-threshold", "70%"])):
+        big = f"{png}.{name}.png"
+        subprocess.run(["convert", png, "-colorspace", "Gray"] + args + [big], check=True)
+        texts.append(subprocess.run(["tesseract", big, "-"], capture_output=True, text=True).stdout)
+    text = "\n".join(texts)
+    with open(png + ".txt", "w") as f:
+        f.write(text)
+    return text
+
+
+def squash(text):
+    """Lower case, no spaces: OCR splits and joins words freely."""
+    return re.sub(r"\s+", "", text).lower()
+
+
+def executable_engine_5():
+    """QT_PLUGIN_PATH entry holding Plasma 5's executable data engine, or None when the system has it."""
+    system = glob.glob("/usr/lib/*/qt5/plugins/plasma/dataengine/plasma_engine_executable.so")
+    if system:
+        return None
+    folder = os.path.join(CACHE, "plasma-workspace-5")
+    found = glob.glob(os.path.join(folder, "x", "usr", "lib", "*", "qt5", "plugins", "plasma", "dataengine",
+                                   "plasma_engine_executable.so"))
+    if not found:
+        os.makedirs(folder, exist_ok=True)
+        for old in glob.glob(os.path.join(folder, "*.deb")):
+            os.remove(old)
+        subprocess.run(["apt-get", "download", "plasma-workspace"], cwd=folder, check=True, capture_output=True)
+        deb = glob.glob(os.path.join(folder, "plasma-workspace_*.deb"))[0]
+        subprocess.run(["dpkg-deb", "-x", deb, os.path.join(folder, "x")], check=True)
+        found = glob.glob(os.path.join(folder, "x", "usr", "lib", "*", "qt5", "plugins", "plasma", "dataengine",
+                                       "plasma_engine_executable.so"))
+    expect(found, "no plasma_engine_executable.so in plasma-workspace's package")
+    return os.path.dirname(os.path.dirname(os.path.dirname(found[0])))
+
+
+class Viewer:
+    """One plasmoidviewer run on the suite's Xvfb: started, screenshotted, stopped; its output kept."""
+
+    def __init__(self, suite, name, argv, env):
+        self.suite, self.name = suite, name
+        self.log = os.path.join(OUT, f"plasmoidviewer-{name}.log")
+        self.proc = suite.world.start(argv, os.path.basename(self.log), env=env)
+        self.shots = 0
+
+    def output(self):
+        return open(self.log, errors="replace").read()
+
+    def shot(self, label):
+        self.shots += 1
+        path = os.path.join(OUT, f"{self.name}-{self.shots}-{label}.png")
+        # The widget's part of the screen (the applet fills the viewer's 560×740 window at 0,0; below it the viewer's
+        # own buttons, beside it any notification the daemon shows).
+        subprocess.run(["import", "-display", self.suite.display, "-window", "root", "-crop", "560x690+0+0", "+repage",
+                        path], check=True, env=self.suite.world.env, capture_output=True)
+        return path
+
+    def read(self, label):
+        """(screenshot path, OCR text) now."""
+        path = self.shot(label)
+        return path, ocr(path)
+
+    def wait_text(self, label, words, timeout=30):
+        """Screenshots until every one of words (squashed) is read, or timeout; returns (path, text, when the shot
+        that showed them was taken, time.monotonic())."""
+        deadline = time.monotonic() + timeout
+        while True:
+            taken = time.monotonic()
+            path, text = self.read(label)
+            if all(squash(w) in squash(text) for w in words) or time.monotonic() > deadline:
+                return path, text, taken
+            time.sleep(0.5)
+
+    def refreshed(self, count):
+        return len(re.findall(r"engram-widget: refreshed", self.output())) >= count
+
+    def qml_errors(self):
+        return [l for l in self.output().splitlines() if APPLET + "/" in l and QML_ERROR.search(l)]
+
+    def stop(self):
+        self.suite.world.stop(self.proc)
+
+
+class Suite:
+    def __init__(self, update_screenshots, breakage, plasma6):
+        shutil.rmtree(OUT, ignore_errors=True)
+        os.makedirs(OUT)
+        self.update_screenshots, self.breakage, self.plasma6 = update_screenshots, breakage, plasma6
+        os.environ["PLASMA_GENERATION"] = "5"   # install.sh: the widget for this machine's Plasma 5.27
+        self.world = shellkit.World("plasma", shellkit.engram_build(), OUT)
+        self.report = shellkit.Report("plasma", OUT)
+        self.package = os.path.join(self.world.prefix, "share", "plasma", "plasmoids", APPLET)
+        self.seen = {}
+
+    # ------------------------------------------------------------------ set-up
+
+    def prepare(self):
+        w = self.world
+        if self.breakage:
+            name, old, new = (self.breakage,) + BREAKS[self.breakage][1:]
+            path = os.path.join(self.package, "contents", "ui", BREAKS[self.breakage][0])
+            text = open(path).read()
+            expect(old in text, f"--break {name}: the text to change is not in {path}")
+            open(path, "w").write(text.replace(old, new, 1))
+            print(f"plasma: the installed widget is broken on purpose ({name})", flush=True)
+        # The test containment, in a data folder of its own (not the prefix: it is not Engram's).
+        testdata = os.path.join(w.base, "testdata", "share")
+        os.makedirs(os.path.join(testdata, "plasma", "plasmoids"))
+        shutil.copytree(os.path.join(HERE, "containment5"),
+                        os.path.join(testdata, "plasma", "plasmoids", "org.engram.test.containment5"))
+        w.env["XDG_DATA_DIRS"] = f"{testdata}:{w.env['XDG_DATA_DIRS']}"
+        plugins = executable_engine_5()
+        if plugins:
+            w.env["QT_PLUGIN_PATH"] = plugins
+        n = free_display()
+        self.display = f":{n}"
+        w.start(["Xvfb", self.display, "-screen", "0", "1024x768x24", "-nolisten", "tcp"], "xvfb.log")
+        expect(eventually(lambda: os.path.exists(f"/tmp/.X11-unix/X{n}"), 20), "Xvfb did not start")
+        w.env.update(DISPLAY=self.display, QT_QUICK_BACKEND="software", XDG_CURRENT_DESKTOP="KDE", LANG="C.UTF-8")
+        w.start_bus()
+        # A memory about to fade (older than the sample quote fading today), with text that is markup and code
+        # elsewhere: it leads today's review.
+        hostile = os.path.join(w.base, "hostile.jsonl")
+        with open(hostile, "w") as f:
+            f.write(json.dumps({"kind": "memory", "id": "hostile1", "content": HOSTILE, "type": "quote", "tags": [],
+                                "created": "2026-06-29T20:00:00Z", "updated": "2026-06-29T20:00:00Z",
+                                "lastReinforced": "2026-06-29T20:00:00Z", "useCount": 0, "pinned": False}) + "\n")
+        w.run_engram("import", hostile)
+        w.run_engram("remember", "Plasma widget check: first memory of today")
+        w.run_engram("remember", "Plasma widget check: second memory of today")
+        # The CLI's nudges start the daemon by D-Bus activation; the first viewer runs without it.
+        for pid in w.daemon_pids():
+            os.kill(pid, 15)
+        expect(eventually(lambda: not w.daemon_pids(), 15), "the activated engram daemon did not stop")
+
+    def viewer(self, name, env=None, formfactor=None):
+        argv = ["plasmoidviewer", "-c", "org.engram.test.containment5", "-a", APPLET, "-s", "560x740"]
+        if formfactor:
+            argv += ["-f", formfactor]
+        return Viewer(self, name, argv, env or self.world.env)
+
+    def feed(self, name):
+        out = subprocess.run([os.path.join(self.world.prefix, "bin", "engram-feed"), name, "--format", "json",
+                              "--size", "large", "--limit", "3"], env=self.world.env, capture_output=True, text=True)
+        return json.loads(out.stdout)
+
+    # ------------------------------------------------------------------ the session
+
+    def run(self):
+        r = self.report
+        try:
+            self.prepare()
+            r.check("install.sh installed the widget for Plasma 5 (main5.qml as its root)", self.installed)
+            # 1. Without the daemon: the feeds read the store; the widget says the daemon is not running.
+            v = self.viewer("no-daemon")
+            try:
+                ok = eventually(lambda: v.refreshed(1), 40)
+                time.sleep(2)
+                self.seen["no-daemon"] = v.read("loaded")
+                self.seen["no-daemon-errors"] = v.qml_errors()
+                self.seen["no-daemon-ok"] = ok
+            finally:
+                v.stop()
+            r.check("plasmoidviewer 5.27 loads the widget without QML errors", self.loads)
+            r.check("today's count and the memory of the day are shown", self.content)
+            r.check("hostile memory text is drawn literally (markup, ${exec}, %{F})", self.hostile)
+            r.check("no daemon: the widget says so", self.no_daemon)
+            # 2. With the daemon: a session started from the CLI appears at once (engram-feed --watch wakes on its
+            #    PropertiesChanged), and the widget's Pause button pauses it.
+            daemon = self.world.start([self.world.engram, "daemon"], "daemon.log")
+            expect(wait_for_name(self.world.env["DBUS_SESSION_BUS_ADDRESS"], "org.engram.Engram", daemon, 30),
+                   "engram daemon did not take its bus name")
+            v = self.viewer("daemon")
+            try:
+                expect(eventually(lambda: v.refreshed(1), 40), "the widget never read the feeds")
+                time.sleep(3)
+                self.seen["daemon-start"] = v.read("before-session")
+                t0 = time.monotonic()
+                self.world.run_engram("session", "start", "--curriculum", "swift-concurrency")
+                path, text, taken = v.wait_text("session", ["Swift Concurrency", "Running", "Pause", "Stop"], 30)
+                self.seen["session"] = (path, text)
+                self.seen["session-after"] = taken - t0
+                self.seen["session-refreshes"] = v.output().count("engram-widget: refreshed")
+                self.seen["pause"] = self.click_pause(v)
+                self.seen["daemon-errors"] = v.qml_errors()
+            finally:
+                v.stop()
+            r.check("a session started with `engram session start` appears in the widget (event-driven)", self.session)
+            r.check("the widget's Pause button pauses the session", self.paused)
+            r.check("with the daemon running the widget shows no daemon warning", self.daemon_quiet)
+            # 3. The panel: the compact view shows the session's time.
+            v = self.viewer("panel", formfactor="horizontal")
+            try:
+                eventually(lambda: v.refreshed(1), 40)
+                time.sleep(2)
+                self.seen["panel"] = v.read("compact")
+            finally:
+                v.stop()
+            r.check("in a panel the compact view shows the session's time", self.compact)
+            self.world.run_engram("session", "stop")
+            # 4. No engram on PATH: the widget says Engram is not installed.
+            env = dict(self.world.env, PATH="/usr/local/bin:/usr/bin:/bin")
+            v = self.viewer("no-engram", env=env)
+            try:
+                eventually(lambda: v.refreshed(1), 40)
+                time.sleep(2)
+                self.seen["no-engram"] = v.read("missing")
+                self.seen["no-engram-errors"] = v.qml_errors()
+            finally:
+                v.stop()
+            r.check("engram not installed: a clear message, not a broken widget", self.missing)
+            if self.plasma6:
+                r.check("Plasma 6.3 (Debian 13 root): plasmoidviewer 6 draws the widget (FAKE engram-feed, canned feeds)",
+                        self.plasma6_run)
+        except Exception as error:
+            r.record(False, "the Plasma session", f"{type(error).__name__}: {error}")
+        finally:
+            self.world.close()
+            r.write()
+        return not r.failures
+
+    def click_pause(self, v):
+        """Clicks the Pause button where OCR found it; returns (session state after, screenshot, text)."""
+        path = v.shot("before-pause")
+        words = subprocess.run(["tesseract", path, "-", "tsv"], capture_output=True, text=True).stdout.splitlines()
+        spot = None
+        for line in words[1:]:
+            cols = line.split("\t")
+            if len(cols) == 12 and cols[11].strip() == "Pause":
+                spot = (int(cols[6]) + int(cols[8]) // 2, int(cols[7]) + int(cols[9]) // 2)
+        if spot is None:
+            return None, path, ""
+        subprocess.run(["xdotool", "mousemove", str(spot[0]), str(spot[1]), "click", "1"], env=self.world.env, check=True)
+        state = eventually(lambda: json.loads(self.world.run_engram("session", "status", "--json").stdout).get("state")
+                           == "paused", 10)
+        shot, text, _ = v.wait_text("paused", ["Paused", "Resume"], 15)
+        return state, shot, text
+
+    # ------------------------------------------------------------------ checks
+
+    def installed(self):
+        main = open(os.path.join(self.package, "contents", "ui", "main.qml")).read()
+        want = open(os.path.join(SOURCE, "contents", "ui", "main5.qml")).read()
+        expect(main == want, "the installed contents/ui/main.qml is not main5.qml")
+        expect(not os.path.exists(os.path.join(self.package, "contents", "ui", "main5.qml")), "main5.qml installed too")
+        meta = json.load(open(os.path.join(self.package, "metadata.json")))
+        expect(meta["KPlugin"]["Id"] == APPLET and meta["KPackageStructure"] == "Plasma/Applet", f"metadata: {meta}")
+        # The generator's other branch: Plasma 6 keeps main.qml (PlasmoidItem).
+        six = os.path.join(self.world.base, "plasma6-package")
+        out = subprocess.run([os.path.join(shellkit.ROOT, "Desktop", "plasma", "install-plasmoid.sh"), SOURCE, six, "6"],
+                             capture_output=True, text=True)
+        expect(out.returncode == 0 and out.stdout.strip() == "6", f"install-plasmoid.sh 6: {out.stderr.strip()}")
+        expect("PlasmoidItem {" in open(os.path.join(six, "contents", "ui", "main.qml")).read(),
+               "the Plasma 6 package's main.qml is not the PlasmoidItem root")
+        return f"{self.package} (Plasma 5 root); the Plasma 6 variant keeps PlasmoidItem"
+
+    def loads(self):
+        expect(self.seen.get("no-daemon-ok"), "the widget never printed that it read the feeds (see plasmoidviewer-no-daemon.log)")
+        errors = self.seen["no-daemon-errors"]
+        expect(not errors, f"QML errors about the widget: {errors[:3]}")
+        return "no QML error mentions the widget's files; it read the feeds"
+
+    def content(self):
+        path, text = self.seen["no-daemon"]
+        stats = self.feed("stats")["stats"]
+        today = f"{stats['today']} memories captured today"
+        lines = [l for l in text.splitlines() if "captured today" in l]   # OCR may misread "memories"
+        expect(lines and all(l.strip().startswith(f"{stats['today']} ") for l in lines),
+               f"OCR did not read {today!r}: {lines or text[:300]!r}")
+        memory = self.feed("motd")["memory"]
+        words = [w for w in re.findall(r"[A-Za-z]{4,}", memory["content"])][:4]
+        expect(words and all(squash(w) in squash(text) for w in words),
+               f"the memory of the day ({memory['content'][:60]!r}) is not read back: {words}")
+        expect("memoryoftheday" in squash(text), "no 'Memory of the day' heading")
+        return f"“{today}”; memory of the day {memory['id']}: {' '.join(words)} …"
+
+    def hostile(self):
+        path, text = self.seen["no-daemon"]
+        line = next((l for l in text.splitlines() if "Hostile" in l or "exec" in l), "")
+        for piece in ["<b>Hostile</b>", "${exec", "%{F#f00}red"]:
+            expect(squash(piece) in squash(line), f"{piece!r} not read in the line {line!r}")
+        return f"read: {line.strip()!r}"
+
+    def no_daemon(self):
+        path, text = self.seen["no-daemon"]
+        expect("daemonisnotrunning" in squash(text), f"no daemon message read: {text[:200]!r}")
+        return "“Engram's daemon is not running: … Start it: systemctl --user enable --now engram.service”"
+
+    def session(self):
+        path, text = self.seen["session"]
+        for w in ["Swift Concurrency", "Running", "Pause", "Stop"]:
+            expect(squash(w) in squash(text), f"{w!r} not read {self.seen['session-after']:.0f} s after "
+                                              f"`engram session start`: {text[:300]!r}")
+        title = self.feed("session")["session"]["title"]
+        expect(squash(title) in squash(text), f"the session's title {title!r} is not read")
+        # The watcher's timer is 600 s with the daemon: only the daemon's PropertiesChanged can bring it this soon.
+        expect(self.seen["session-after"] < 15, f"it was first seen in a screenshot {self.seen['session-after']:.0f} s later")
+        if self.update_screenshots:
+            dest = os.path.join(shellkit.ROOT, "Desktop", "screenshots", "plasma-5-widget.png")
+            shutil.copy(path, dest)
+        return f"“{title}” running, seen in a screenshot taken {self.seen['session-after']:.1f} s after the command (the watcher's timer is 600 s)"
+
+    def paused(self):
+        state, path, text = self.seen["pause"]
+        expect(state is not None, "OCR found no Pause button to click")
+        expect(state, "`engram session status` does not say paused after the click")
+        expect("paused" in squash(text) and "resume" in squash(text), f"the widget does not show Paused/Resume: {text[:200]!r}")
+        return "clicked Pause → `engram session pause` → the widget shows ‖ Paused and Resume"
+
+    def daemon_quiet(self):
+        path, text = self.seen["daemon-start"]
+        expect("daemonisnotrunning" not in squash(text), "the daemon runs but the widget says it does not")
+        errors = self.seen["daemon-errors"]
+        expect(not errors, f"QML errors: {errors[:3]}")
+        return "no warning, no QML error"
+
+    def compact(self):
+        path, text = self.seen["panel"]
+        expect(re.search(r"\d+:\d\d", text), f"no time read in the panel: {text!r}")
+        return f"read {text.strip()!r}"
+
+    def missing(self):
+        path, text = self.seen["no-engram"]
+        expect("engramisnotinstalled" in squash(text), f"no 'Engram is not installed' message: {text[:200]!r}")
+        expect("learningsession" not in squash(text), "the empty sections are drawn anyway")
+        expect(not self.seen["no-engram-errors"], f"QML errors: {self.seen['no-engram-errors'][:3]}")
+        return f"read: {' '.join(text.split())[:90]!r}"
+
+    # ------------------------------------------------------------------ Plasma 6
+
+    def plasma6_run(self):
+        # Only a root that is ready: root.sh would build one (minutes) when there is none.
+        if not glob.glob(os.path.join(CACHE, "trixie-*", ".engram-root-ready")):
+            return "skipped: no Debian 13 root (scripts/trixie/root.sh builds it)"
+        root = subprocess.run([os.path.join(shellkit.ROOT, "scripts", "trixie", "root.sh")], capture_output=True,
+                              text=True).stdout.strip()
+        expect(root, "scripts/trixie/root.sh printed no root")
+        return plasma6(self, root)
+
+
+def plasma6(suite, root):
+    """plasmoidviewer 6 in the root on this machine's Xvfb, with the FAKE engram-feed; returns what OCR read."""
+    inroot = os.path.join(shellkit.ROOT, "scripts", "trixie", "inroot.sh")
+    qml = glob.glob(os.path.join(root, "usr", "lib", "*", "qt6", "qml", "org", "kde", "plasma", "plasma5support"))
+    expect(qml, "the root has no org.kde.plasma.plasma5support QML module: "
+                f"{inroot} ROOT apt-get install -y --no-install-recommends qml6-module-org-kde-plasma-plasma5support")
+    base = os.path.join(root, "opt", "engram-plasma")
+    engine = glob.glob(os.path.join(base, "pw6", "usr", "lib", "*", "qt6", "plugins", "plasma5support", "dataengine",
+                                    "plasma_engine_executable.so"))
+    if not engine and not glob.glob(os.path.join(root, "usr", "lib", "*", "qt6", "plugins", "plasma5support", "dataengine",
+                                                  "plasma_engine_executable.so")):
+        subprocess.run([inroot, root, "sh", "-c", "cd /tmp && apt-get download plasma-workspace"], check=True,
+                       capture_output=True)
+        deb = glob.glob(os.path.join(root, "tmp", "plasma-workspace_*.deb"))[0]
+        subprocess.run(["dpkg-deb", "-x", deb, os.path.join(base, "pw6")], check=True)
+    share = os.path.join(base, "prefix", "share", "plasma", "plasmoids")
+    shutil.rmtree(os.path.join(base, "prefix"), ignore_errors=True)
+    os.makedirs(share)
+    subprocess.run([os.path.join(shellkit.ROOT, "Desktop", "plasma", "install-plasmoid.sh"), SOURCE,
+                    os.path.join(share, APPLET), "6"], check=True, capture_output=True)
+    shutil.copytree(os.path.join(HERE, "containment6"), os.path.join(share, "org.engram.test.containment6"))
+    # The FAKE engram-feed: canned lines the real engram-feed printed here a moment ago (a session running).
+    fake = os.path.join(base, "fakebin")
+    shutil.rmtree(fake, ignore_errors=True)
+    os.makedirs(fake)
+    with open(os.path.join(fake, "engram-feed"), "w") as f:
+        f.write('#!/bin/sh\n# FAKE engram-feed (plasma suite, Plasma 6 try): prints a canned line recorded from the real\n'
+                '# engram-feed on the host; with --watch it then waits, as the real one does between changes.\n'
+                'grep "\\"feed\\":\\"$1\\"" "$(dirname "$0")/canned.jsonl" | head -1\n'
+                'case " $* " in *" --watch "*) sleep 100000 ;; esac\n')
+    os.chmod(os.path.join(fake, "engram-feed"), 0o755)
+    suite.world.run_engram("session", "start", "--curriculum", "swift-concurrency")
+    with open(os.path.join(fake, "canned.jsonl"), "w") as f:
+        for name in ("session", "motd", "stats", "review"):
+            f.write(json.dumps(suite.feed(name), ensure_ascii=False, separators=(",", ":")) + "\n")
+    suite.world.run_engram("session", "stop")
+    script = os.path.join(base, "run6.sh")
+    with open(script, "w") as f:
+        f.write("#!/bin/sh\n"
+                f"export DISPLAY={suite.display} XDG_DATA_DIRS=/opt/engram-plasma/prefix/share:/usr/share\n"
+                "export QT_PLUGIN_PATH=$(ls -d /opt/engram-plasma/pw6/usr/lib/*/qt6/plugins 2>/dev/null | head -1)\n"
+                "export PATH=/opt/engram-plasma/fakebin:/usr/bin:/bin XDG_RUNTIME_DIR=/tmp/engram-plasma-run "
+                "HOME=/tmp/engram-plasma-home QT_QUICK_BACKEND=software\n"
+                "export XDG_CONFIG_HOME=$HOME/config XDG_CACHE_HOME=$HOME/cache\n"
+                "rm -rf $HOME; mkdir -p -m700 $XDG_RUNTIME_DIR $HOME\n"
+                "exec dbus-run-session -- plasmoidviewer -c org.engram.test.containment6 -a " + APPLET + " -s 560x740\n")
+    os.chmod(script, 0o755)
+    v = Viewer(suite, "plasma6", [inroot, root, "/opt/engram-plasma/run6.sh"], suite.world.env)
+    try:
+        expect(eventually(lambda: v.refreshed(1), 60), "plasmoidviewer 6 never read the (fake) feeds; see plasmoidviewer-plasma6.log")
+        time.sleep(2)
+        path, text = v.read("loaded")
+        errors = v.qml_errors()
+    finally:
+        v.stop()
+    expect(not errors, f"QML errors: {errors[:3]}")
+    for w in ["Swift Concurrency", "Running", "Memory of the day", "captured today", "<b>Hostile</b>", "${exec",
+              "daemon is not running"]:
+        expect(squash(w) in squash(text), f"{w!r} not read from plasmoidviewer 6: {text[:300]!r}")
+    if suite.update_screenshots:
+        shutil.copy(path, os.path.join(shellkit.ROOT, "Desktop", "screenshots", "plasma-6-widget.png"))
+    return f"plasmoidviewer 6.3 drew session, memory of the day, today, hostile text literally ({path})"
+
+
+if __name__ == "__main__":
+    args = sys.argv[1:]
+    breakage = args[args.index("--break") + 1] if "--break" in args else None
+    if breakage and breakage not in BREAKS:
+        sys.exit(f"--break: one of {', '.join(BREAKS)}")
+    ok = Suite("--screenshots" in args, breakage, "--no-plasma6" not in args).run()
+    sys.exit(0 if ok else 1)
