@@ -37,7 +37,8 @@ class Suite:
             OUT = os.path.join(shellkit.ROOT, "bench-out", "shells", "gnome-48")
         shutil.rmtree(OUT, ignore_errors=True)
         os.makedirs(OUT)
-        self.update_screenshots = update_screenshots and not root
+        self.update_screenshots = update_screenshots
+        self.screenshot_name = "screenshot-48.png" if root else "screenshot.png"
         self.world = shellkit.World("gnome-shell", shellkit.engram_build(), OUT, root=root)
         self.shell = GnomeShell(self.world)
         self.report = shellkit.Report("gnome-shell 48 (Debian 13)" if root else "gnome-shell", OUT)
@@ -128,7 +129,7 @@ class Suite:
         shot = os.path.join(OUT, "overview-sourdough.png")
         expect(self.shell.screenshot(shot), "org.gnome.Shell.Screenshot did not write the overview")
         if self.update_screenshots:
-            dest = os.path.join(shellkit.ROOT, "Integrations", "gnome-shell", "screenshot.png")
+            dest = os.path.join(shellkit.ROOT, "Integrations", "gnome-shell", self.screenshot_name)
             os.makedirs(os.path.dirname(dest), exist_ok=True)
             shutil.copy(shot, dest)
         return f"'{query}' typed key by key: {describe(rows)}"

@@ -39,7 +39,7 @@ class Suite:
         shutil.rmtree(OUT, ignore_errors=True)
         os.makedirs(OUT)
         self.kf6 = root is not None
-        self.update_screenshots = update_screenshots and not root
+        self.update_screenshots = update_screenshots
         self.world = shellkit.World("krunner", shellkit.engram_build(), OUT, root=root)
         self.report = shellkit.Report("krunner KF6 (Debian 13)" if root else "krunner", OUT)
         self.steps, self.seen = [], {}
@@ -308,7 +308,7 @@ class Suite:
             shutil.move(drawn, path)
         expect(shot.get("saved") is True and os.path.exists(path) and os.path.getsize(path) > 5000, "Milou's ResultsView was not drawn")
         if self.update_screenshots:
-            dest = os.path.join(shellkit.ROOT, "Integrations", "krunner", "screenshot.png")
+            dest = os.path.join(shellkit.ROOT, "Integrations", "krunner", "screenshot-kf6.png" if self.kf6 else "screenshot.png")
             os.makedirs(os.path.dirname(dest), exist_ok=True)
             shutil.copy(path, dest)
         return f"{path} ({os.path.getsize(path)} bytes)"
