@@ -46,6 +46,9 @@ QML_ERROR = re.compile(r"Error|TypeError|ReferenceError|Unable to assign|Binding
 # Text a person could have stored, drawn as typed (no markup, no Conky or polybar codes). Short, so it is not elided.
 HOSTILE = "<b>Hostile</b> ${exec rm} %{F#f00}red"
 
+# Typed into the capture field (PWNED becomes a path in the suite's folder: it must never be created).
+CAPTURE = "Plasma capture: it's $(touch PWNED) & <i>x</i> `id`"
+
 # Deliberate breakages of the installed widget: (file, text, replacement). Each makes one check fail.
 BREAKS = {
     "qml-error": ("FullView.qml", "text: engram.problem", "text: engram.nosuch.problem"),
@@ -56,6 +59,8 @@ BREAKS = {
               'Logic.plural(full.counts.total, "memory", "memories")'),
     "no-watch": ("Engram.qml", "        if (watching) return;", "        return;"),
     "no-daemon-message": ("Engram.qml", 'if (daemon === "no")', 'if (daemon === "never")'),
+    "capture-unquoted": ("engram.js", 'return "engram remember -- " + sq(text) + " 2>&1";',
+                         'return "engram remember -- " + text + " 2>&1";'),
     "no-missing-message": ("Engram.qml", "return \"Engram is not installed:", "return \"\" + \""),
 }
 
@@ -164,6 +169,7 @@ class Suite:
         self.report = shellkit.Report("plasma", OUT)
         self.package = os.path.join(self.world.prefix, "share", "plasma", "plasmoids", APPLET)
         self.seen = {}
+        self.pwned = os.path.join(self.world.base, "PWNED")
 
     # ------------------------------------------------------------------ set-up
 
@@ -248,18 +254,25 @@ class Suite:
                 expect(eventually(lambda: v.refreshed(1), 40), "the widget never read the feeds")
                 time.sleep(3)
                 self.seen["daemon-start"] = v.read("before-session")
+                before = v.output().count("engram-widget: refreshed")
                 t0 = time.monotonic()
                 self.world.run_engram("session", "start", "--curriculum", "swift-concurrency")
+                # When the widget read the feeds again (its log), then what it drew.
+                eventually(lambda: v.output().count("engram-widget: refreshed") > before, 30, 0.05)
+                self.seen["session-after"] = time.monotonic() - t0
                 path, text, taken = v.wait_text("session", ["Swift Concurrency", "Running", "Pause", "Stop"], 30)
                 self.seen["session"] = (path, text)
-                self.seen["session-after"] = taken - t0
                 self.seen["session-refreshes"] = v.output().count("engram-widget: refreshed")
                 self.seen["pause"] = self.click_pause(v)
+                self.seen["capture"] = self.capture(v)
+                self.seen["open"] = self.open_engram(v)
                 self.seen["daemon-errors"] = v.qml_errors()
             finally:
                 v.stop()
             r.check("a session started with `engram session start` appears in the widget (event-driven)", self.session)
             r.check("the widget's Pause button pauses the session", self.paused)
+            r.check("the capture field stores what was typed, as typed (quotes, $( ), markup)", self.captured)
+            r.check("“Open Engram” starts engram-app", self.opened)
             r.check("with the daemon running the widget shows no daemon warning", self.daemon_quiet)
             # 3. The panel: the compact view shows the session's time.
             v = self.viewer("panel", formfactor="horizontal")
@@ -292,22 +305,60 @@ class Suite:
             r.write()
         return not r.failures
 
+    def find_word(self, v, word, label):
+        """Screen coordinates of the centre of word as tesseract finds it (in a 4× grey copy), or None."""
+        path = v.shot(label)
+        big = path + ".find.png"
+        subprocess.run(["convert", path, "-colorspace", "Gray", "-resize", "400%", "-normalize", big], check=True)
+        rows = subprocess.run(["tesseract", big, "-", "tsv"], capture_output=True, text=True).stdout.splitlines()
+        for line in rows[1:]:
+            cols = line.split("\t")
+            if len(cols) == 12 and cols[11].strip().startswith(word):
+                return (int(cols[6]) + int(cols[8]) // 2) // 4, (int(cols[7]) + int(cols[9]) // 2) // 4
+        return None
+
+    def click(self, spot):
+        subprocess.run(["xdotool", "mousemove", str(spot[0]), str(spot[1]), "click", "1"], env=self.world.env, check=True)
+
     def click_pause(self, v):
         """Clicks the Pause button where OCR found it; returns (session state after, screenshot, text)."""
-        path = v.shot("before-pause")
-        words = subprocess.run(["tesseract", path, "-", "tsv"], capture_output=True, text=True).stdout.splitlines()
-        spot = None
-        for line in words[1:]:
-            cols = line.split("\t")
-            if len(cols) == 12 and cols[11].strip() == "Pause":
-                spot = (int(cols[6]) + int(cols[8]) // 2, int(cols[7]) + int(cols[9]) // 2)
+        spot = self.find_word(v, "Pause", "before-pause")
         if spot is None:
-            return None, path, ""
-        subprocess.run(["xdotool", "mousemove", str(spot[0]), str(spot[1]), "click", "1"], env=self.world.env, check=True)
+            return None, None, ""
+        self.click(spot)
         state = eventually(lambda: json.loads(self.world.run_engram("session", "status", "--json").stdout).get("state")
                            == "paused", 10)
         shot, text, _ = v.wait_text("paused", ["Paused", "Resume"], 15)
         return state, shot, text
+
+    def capture(self, v):
+        """Types CAPTURE into the capture field and presses Enter; returns the newest memory's content (or None)."""
+        spot = self.find_word(v, "Remember", "before-capture")
+        if spot is None:
+            return None
+        self.click(spot)
+        time.sleep(0.5)
+        subprocess.run(["xdotool", "type", "--delay", "30", CAPTURE.replace("PWNED", self.pwned)], env=self.world.env,
+                       check=True)
+        subprocess.run(["xdotool", "key", "Return"], env=self.world.env, check=True)
+
+        def newest():
+            out = subprocess.run([os.path.join(self.world.prefix, "bin", "engram-feed"), "recent", "--format", "json",
+                                  "--limit", "1"], env=self.world.env, capture_output=True, text=True).stdout
+            memories = json.loads(out).get("memories") or []
+            content = memories[0]["content"] if memories else ""
+            return content if content.startswith("Plasma capture") else None
+        return eventually(newest, 15)
+
+    def open_engram(self, v):
+        """Clicks "Open Engram"; returns the argv engram-app (the world's recorder) was started with, or None."""
+        before = len(self.world.launches_seen())
+        spot = self.find_word(v, "Open", "before-open")
+        if spot is None:
+            return "no button"
+        self.click(spot)
+        ok = eventually(lambda: len(self.world.launches_seen()) > before, 10)
+        return self.world.launches_seen()[-1]["argv"] if ok else None
 
     # ------------------------------------------------------------------ checks
 
@@ -367,11 +418,11 @@ class Suite:
         title = self.feed("session")["session"]["title"]
         expect(squash(title) in squash(text), f"the session's title {title!r} is not read")
         # The watcher's timer is 600 s with the daemon: only the daemon's PropertiesChanged can bring it this soon.
-        expect(self.seen["session-after"] < 15, f"it was first seen in a screenshot {self.seen['session-after']:.0f} s later")
+        expect(self.seen["session-after"] < 10, f"the widget read the feeds again only {self.seen['session-after']:.0f} s later")
         if self.update_screenshots:
             dest = os.path.join(shellkit.ROOT, "Desktop", "screenshots", "plasma-5-widget.png")
             shutil.copy(path, dest)
-        return f"“{title}” running, seen in a screenshot taken {self.seen['session-after']:.1f} s after the command (the watcher's timer is 600 s)"
+        return f"“{title}” running; the widget re-read the feeds {self.seen['session-after']:.1f} s after the command (its watcher's timer is 600 s)"
 
     def paused(self):
         state, path, text = self.seen["pause"]
@@ -379,6 +430,21 @@ class Suite:
         expect(state, "`engram session status` does not say paused after the click")
         expect("paused" in squash(text) and "resume" in squash(text), f"the widget does not show Paused/Resume: {text[:200]!r}")
         return "clicked Pause → `engram session pause` → the widget shows ‖ Paused and Resume"
+
+    def captured(self):
+        content = self.seen["capture"]
+        want = CAPTURE.replace("PWNED", self.pwned)
+        expect(content is not None, "no memory starting 'Plasma capture' was stored after typing into the field")
+        expect(content == want, f"stored {content!r}, typed {want!r}")
+        expect(not os.path.exists(self.pwned), f"{self.pwned} exists: the typed $( ) ran")
+        return f"stored {content!r}"
+
+    def opened(self):
+        argv = self.seen["open"]
+        expect(argv != "no button", "OCR found no Open Engram button")
+        expect(argv is not None, "engram-app was not started")
+        expect(argv == [], f"engram-app was started with {argv}")
+        return "engram-app started (no arguments: the window)"
 
     def daemon_quiet(self):
         path, text = self.seen["daemon-start"]
