@@ -134,6 +134,8 @@ bench: model
 	ENGRAM_MODEL_DIR=none dbus-run-session -- $(SUITE) bench.run $(BUILD)/release/engram $(BUILD)/release/engram-bench $(BENCH_OUT) $(BENCH_FLAGS)
 	@# Meaning search: quality (Debian descriptions and the sample questions, scripts/bench/MEANING.md), then its costs.
 	$(SUITE) bench.meaning_bench $(BENCH_OUT)/meaning --engram $(BUILD)/release/engram
+	@# Where meaning search's absolute floor comes from: answers' and absent subjects' similarities (bench/meaning_floor.py).
+	$(SUITE) bench.meaning_floor $(BENCH_OUT)/meaning-floor
 	dbus-run-session -- $(SUITE) bench.meaning_speed $(BUILD)/release/engram $(BUILD)/release/engram-bench $(BENCH_OUT)/meaning-speed
 
 # Sync's figures (README "Every machine"): 10,000 Debian memories to a new device through two Syncthings on loopback,

@@ -17,6 +17,13 @@ public final class MeaningSearch: @unchecked Sendable {
     /// Neighbours scoring more than this below the best one are left out: e5's scores bunch (0.75–0.85), so the
     /// cut is relative to the best, never a fixed value; weak neighbours then never flood a query.
     public static let relativeCutoff: Float = 0.07
+    /// And a neighbour must be at least this similar to the question: a subject no memory mentions ("axolotl") or
+    /// nonsense then finds nothing instead of the least unrelated memories. Read from data (`make bench`'s
+    /// `bench.meaning_floor`, e5-small-q4): every judged answer to the 56 sample questions scores ≥ 0.837 and 97% of
+    /// the Debian known-item answers ≥ 0.835 (most of the rest are found by their words), while the nearest memory
+    /// of 21 of 27 absent-subject questions scores below it. e5-small cannot separate them all: the nearest memory
+    /// of the other six reaches 0.836–0.856, as high as real answers.
+    public static var absoluteFloor: Float { FusionWeights.current.floor }
 
     public init(store: Store, embedder: any Embedder) {
         self.store = store
@@ -55,11 +62,13 @@ public final class MeaningSearch: @unchecked Sendable {
         }
     }
 
-    /// The items nearest the query by meaning, best first, within `relativeCutoff` of the best.
+    /// The items nearest the query by meaning, best first, within `relativeCutoff` of the best and above
+    /// `absoluteFloor`.
     public func neighbours(_ query: String) throws -> [(kind: IndexKind, id: String, score: Float)] {
         let found = try vectors().nearest(try queryVector(query), k: Self.neighbourCount)
         guard let best = found.first?.score else { return [] }
-        return found.filter { $0.score >= best - Self.relativeCutoff }.compactMap { hit in
+        let keep = max(best - FusionWeights.current.cutoff, Self.absoluteFloor)
+        return found.filter { $0.score >= keep }.compactMap { hit in
             let parts = hit.key.split(separator: ":", maxSplits: 1)
             guard parts.count == 2, let kind = IndexKind(rawValue: String(parts[0])) else { return nil }
             return (kind, String(parts[1]), hit.score)
@@ -67,8 +76,8 @@ public final class MeaningSearch: @unchecked Sendable {
     }
 }
 
-/// How words and meaning are weighed in the fusion (`ENGRAM_BENCH_FUSION=k,words,meaning,cutoff` overrides them for
-/// `make bench`'s tuning runs only).
+/// How words and meaning are weighed in the fusion (`ENGRAM_BENCH_FUSION=k,words,meaning,cutoff[,floor]` overrides
+/// them for `make bench`'s tuning runs only).
 ///
 /// Tuned on the 56 natural questions over the samples (scripts/bench/meaning_questions.jsonl, written before any
 /// tuning): words at 0.6 of meaning's weight, k = 15, neighbours within 0.07 of the best. Equal weights scored
@@ -78,12 +87,14 @@ struct FusionWeights {
     var words = 0.6
     var meaning = 1.0
     var cutoff: Float = MeaningSearch.relativeCutoff
+    var floor: Float = 0.835
 
     static let current: FusionWeights = {
         var w = FusionWeights()
         if let spec = ProcessInfo.processInfo.environment["ENGRAM_BENCH_FUSION"] {
             let parts = spec.split(separator: ",").compactMap { Double($0) }
-            if parts.count == 4 { w = FusionWeights(k: parts[0], words: parts[1], meaning: parts[2], cutoff: Float(parts[3])) }
+            if parts.count >= 4 { w = FusionWeights(k: parts[0], words: parts[1], meaning: parts[2], cutoff: Float(parts[3])) }
+            if parts.count == 5 { w.floor = Float(parts[4]) }
         }
         return w
     }()

@@ -228,6 +228,12 @@ struct MeaningTests {
         #expect(links.contains { $0.other(than: second.memory.id) == first.memory.id && $0.origin == .auto }, "\(links)")
         let unrelated = try lib.store.links(of: "m5")
         #expect(unrelated.isEmpty, "a note linked by meaning to nothing like it: \(unrelated)")
+        // A subject no memory mentions, or nonsense, finds nothing: every neighbour is under the absolute floor
+        // (before it, the five notes were all listed "by meaning", the nearest first).
+        for absent in ["axolotl", "what do axolotls eat in captivity", "medieval castle moat construction"] {
+            let none = try lib.search(SearchRequest(query: absent))
+            #expect(none.hits.isEmpty, "\(absent): \(none.hits.map { "\($0.id) \($0.byMeaning)" })")
+        }
         // A forgotten memory is found by meaning no more.
         _ = try lib.store.forget(id: "m4")
         _ = try lib.applyPending()
