@@ -61,6 +61,7 @@ BREAKS = {
     "no-daemon-message": ("Engram.qml", 'if (daemon === "no")', 'if (daemon === "never")'),
     "capture-unquoted": ("engram.js", 'return "engram remember -- " + sq(text) + " 2>&1";',
                          'return "engram remember -- " + text + " 2>&1";'),
+    "open-no-link": ("engram.js", 'link = " " + sq("engram://memory/" + memoryID);', 'link = "";'),
     "no-missing-message": ("Engram.qml", "return \"Engram is not installed:", "return \"\" + \""),
 }
 
@@ -175,13 +176,7 @@ class Suite:
 
     def prepare(self):
         w = self.world
-        if self.breakage:
-            name, old, new = (self.breakage,) + BREAKS[self.breakage][1:]
-            path = os.path.join(self.package, "contents", "ui", BREAKS[self.breakage][0])
-            text = open(path).read()
-            expect(old in text, f"--break {name}: the text to change is not in {path}")
-            open(path, "w").write(text.replace(old, new, 1))
-            print(f"plasma: the installed widget is broken on purpose ({name})", flush=True)
+        self.apply_break(self.package)
         # The test containment, in a data folder of its own (not the prefix: it is not Engram's).
         testdata = os.path.join(w.base, "testdata", "share")
         os.makedirs(os.path.join(testdata, "plasma", "plasmoids"))
@@ -211,6 +206,17 @@ class Suite:
         for pid in w.daemon_pids():
             os.kill(pid, 15)
         expect(eventually(lambda: not w.daemon_pids(), 15), "the activated engram daemon did not stop")
+
+    def apply_break(self, package):
+        """--break NAME: changes the installed widget in package on purpose."""
+        if not self.breakage:
+            return
+        name, old, new = (self.breakage,) + BREAKS[self.breakage][1:]
+        path = os.path.join(package, "contents", "ui", BREAKS[self.breakage][0])
+        text = open(path).read()
+        expect(old in text, f"--break {name}: the text to change is not in {path}")
+        open(path, "w").write(text.replace(old, new, 1))
+        print(f"plasma: the widget in {package} is broken on purpose ({name})", flush=True)
 
     def viewer(self, name, env=None, formfactor=None):
         argv = ["plasmoidviewer", "-c", "org.engram.test.containment5", "-a", APPLET, "-s", "560x740"]
@@ -266,6 +272,7 @@ class Suite:
                 self.seen["pause"] = self.click_pause(v)
                 self.seen["capture"] = self.capture(v)
                 self.seen["open"] = self.open_engram(v)
+                self.seen["open-motd"] = self.open_motd(v)
                 self.seen["daemon-errors"] = v.qml_errors()
             finally:
                 v.stop()
@@ -273,6 +280,7 @@ class Suite:
             r.check("the widget's Pause button pauses the session", self.paused)
             r.check("the capture field stores what was typed, as typed (quotes, $( ), markup)", self.captured)
             r.check("“Open Engram” starts engram-app", self.opened)
+            r.check("a click on the memory of the day opens it in Engram's window", self.opened_motd)
             r.check("with the daemon running the widget shows no daemon warning", self.daemon_quiet)
             # 3. The panel: the compact view shows the session's time.
             v = self.viewer("panel", formfactor="horizontal")
@@ -313,7 +321,7 @@ class Suite:
         rows = subprocess.run(["tesseract", big, "-", "tsv"], capture_output=True, text=True).stdout.splitlines()
         for line in rows[1:]:
             cols = line.split("\t")
-            if len(cols) == 12 and cols[11].strip().startswith(word):
+            if len(cols) == 12 and word in cols[11]:
                 return (int(cols[6]) + int(cols[8]) // 2) // 4, (int(cols[7]) + int(cols[9]) // 2) // 4
         return None
 
@@ -348,7 +356,10 @@ class Suite:
             memories = json.loads(out).get("memories") or []
             content = memories[0]["content"] if memories else ""
             return content if content.startswith("Plasma capture") else None
-        return eventually(newest, 15)
+        content = eventually(newest, 15)
+        # What `engram remember` printed, under the field (the line moves the buttons below it: wait for it).
+        _, text, _ = v.wait_text("remembered", ["Remembered", "Plasma capture"], 15)
+        return content, text
 
     def open_engram(self, v):
         """Clicks "Open Engram"; returns the argv engram-app (the world's recorder) was started with, or None."""
@@ -359,6 +370,18 @@ class Suite:
         self.click(spot)
         ok = eventually(lambda: len(self.world.launches_seen()) > before, 10)
         return self.world.launches_seen()[-1]["argv"] if ok else None
+
+    def open_motd(self, v):
+        """Clicks the memory of the day's first word; returns engram-app's argv, or None."""
+        memory = self.feed("motd")["memory"]
+        word = re.findall(r"[A-Za-z]{4,}", memory["content"])[0]
+        before = len(self.world.launches_seen())
+        spot = self.find_word(v, word, "before-motd")
+        if spot is None:
+            return "no word"
+        self.click(spot)
+        ok = eventually(lambda: len(self.world.launches_seen()) > before, 10)
+        return (memory["id"], self.world.launches_seen()[-1]["argv"] if ok else None)
 
     # ------------------------------------------------------------------ checks
 
@@ -432,12 +455,14 @@ class Suite:
         return "clicked Pause → `engram session pause` → the widget shows ‖ Paused and Resume"
 
     def captured(self):
-        content = self.seen["capture"]
+        content, text = self.seen["capture"] or (None, "")
         want = CAPTURE.replace("PWNED", self.pwned)
         expect(content is not None, "no memory starting 'Plasma capture' was stored after typing into the field")
         expect(content == want, f"stored {content!r}, typed {want!r}")
         expect(not os.path.exists(self.pwned), f"{self.pwned} exists: the typed $( ) ran")
-        return f"stored {content!r}"
+        line = next((l for l in text.splitlines() if "Remembered" in l), None)
+        expect(line, f"the widget does not show what `engram remember` said: {text[:200]!r}")
+        return f"stored {content!r}; the widget says {line.strip()!r}"
 
     def opened(self):
         argv = self.seen["open"]
@@ -445,6 +470,13 @@ class Suite:
         expect(argv is not None, "engram-app was not started")
         expect(argv == [], f"engram-app was started with {argv}")
         return "engram-app started (no arguments: the window)"
+
+    def opened_motd(self):
+        seen = self.seen["open-motd"]
+        expect(seen != "no word", "OCR did not find the memory of the day to click")
+        memory_id, argv = seen
+        expect(argv == [f"engram://memory/{memory_id}"], f"engram-app was started with {argv}")
+        return f"engram-app engram://memory/{memory_id}"
 
     def daemon_quiet(self):
         path, text = self.seen["daemon-start"]
@@ -497,6 +529,7 @@ def plasma6(suite, root):
     os.makedirs(share)
     subprocess.run([os.path.join(shellkit.ROOT, "Desktop", "plasma", "install-plasmoid.sh"), SOURCE,
                     os.path.join(share, APPLET), "6"], check=True, capture_output=True)
+    suite.apply_break(os.path.join(share, APPLET))
     shutil.copytree(os.path.join(HERE, "containment6"), os.path.join(share, "org.engram.test.containment6"))
     # The FAKE engram-feed: canned lines the real engram-feed printed here a moment ago (a session running).
     fake = os.path.join(base, "fakebin")
@@ -522,7 +555,8 @@ def plasma6(suite, root):
                 "HOME=/tmp/engram-plasma-home QT_QUICK_BACKEND=software\n"
                 "export XDG_CONFIG_HOME=$HOME/config XDG_CACHE_HOME=$HOME/cache\n"
                 "rm -rf $HOME; mkdir -p -m700 $XDG_RUNTIME_DIR $HOME\n"
-                "exec dbus-run-session -- plasmoidviewer -c org.engram.test.containment6 -a " + APPLET + " -s 560x740\n")
+                "exec dbus-run-session -- plasmoidviewer -c org.engram.test.containment6 -a " + APPLET +
+                " -s 560x740 ${FORMFACTOR:+-f $FORMFACTOR}\n")
     os.chmod(script, 0o755)
     v = Viewer(suite, "plasma6", [inroot, root, "/opt/engram-plasma/run6.sh"], suite.world.env)
     try:
@@ -532,13 +566,25 @@ def plasma6(suite, root):
         errors = v.qml_errors()
     finally:
         v.stop()
+    # In a panel: the compact view.
+    v = Viewer(suite, "plasma6-panel", [inroot, root, "sh", "-c", "FORMFACTOR=horizontal exec /opt/engram-plasma/run6.sh"],
+               suite.world.env)
+    try:
+        eventually(lambda: v.refreshed(1), 60)
+        time.sleep(2)
+        _, compact = v.read("compact")
+        errors += v.qml_errors()
+    finally:
+        v.stop()
     expect(not errors, f"QML errors: {errors[:3]}")
+    expect(re.search(r"\d+:\d\d", compact), f"no session time read in the Plasma 6 panel: {compact!r}")
     for w in ["Swift Concurrency", "Running", "Memory of the day", "captured today", "<b>Hostile</b>", "${exec",
               "daemon is not running"]:
         expect(squash(w) in squash(text), f"{w!r} not read from plasmoidviewer 6: {text[:300]!r}")
     if suite.update_screenshots:
         shutil.copy(path, os.path.join(shellkit.ROOT, "Desktop", "screenshots", "plasma-6-widget.png"))
-    return f"plasmoidviewer 6.3 drew session, memory of the day, today, hostile text literally ({path})"
+    return (f"plasmoidviewer 6.3 drew session, memory of the day, today, hostile text literally ({path}); "
+            f"in a panel {compact.split()[0:2]}")
 
 
 if __name__ == "__main__":
