@@ -40,10 +40,21 @@ public final class MeaningSearch: @unchecked Sendable {
     public func queryVector(_ query: String) throws -> [Float] {
         if let v = recent[query] { return v }
         let v = try embedder.embed([query], as: .query)[0]
-        recent[query] = v
+        keep(v, for: query)
+        return v
+    }
+
+    /// Whether the query's vector is at hand, so that searching for it embeds nothing.
+    public func hasVector(for query: String) -> Bool {
+        recent[query] != nil
+    }
+
+    /// Keeps a query's vector (made by `embedder` elsewhere, off the thread that searches) for its searches.
+    public func keep(_ vector: [Float], for query: String) {
+        guard recent[query] == nil else { return }
+        recent[query] = vector
         recentOrder.append(query)
         if recentOrder.count > 64 { recent[recentOrder.removeFirst()] = nil }
-        return v
     }
 
     /// The items nearest a stored item's own vector (itself left out), best first, within `relativeCutoff` of the best.

@@ -59,4 +59,34 @@ import Testing
             #expect((perform.first as? String)?.contains("the car needs new tyres") == true, "\(perform)")
         }
     }
+
+    /// A new question's embedding (a long one is some 200 ms on two cores) holds no other caller: five long
+    /// questions sent to KRunner's Match at once, then a one-word search from GNOME Shell, and the word search is
+    /// answered before the last question is.
+    /// When the bus thread embedded each question itself, the word search waited behind all five.
+    @Test func aNewQuestionsEmbeddingHoldsNoOtherCaller() async throws {
+        try await withDaemon(samples: false, config: "[search]\nmodel_dir = \"\(Self.model)\"\n") { d in
+            for note in Self.notes { _ = try d.engram(["remember", note]) }
+            #expect(try d.initialResultSet(["insurance"]).count == 1, "the daemon answers a word search")
+            let sentence = "why would a sourdough loaf that rose well overnight in a cold kitchen still come out dense, "
+                + "gummy and sticky in the middle after an hour in a hot oven with steam and a long cool on the rack, "
+            let finished = Collector<String>()
+            let questions = (1...5).map { n in
+                Thread.detachNewThread {
+                    // KRunner's Match takes the whole question as one string (GNOME Shell's terms stop at 64).
+                    let question = String(repeating: sentence, count: 9) + "question \(n)"
+                    _ = try? d.gdbus(D.runnerPath, D.runner, "Match", [D.gvariantString(question)])
+                    finished.append("question \(n)")
+                }
+                return n
+            }
+            try await Task.sleep(for: .milliseconds(150))  // the five calls are on the bus before the word search
+            let words = try d.initialResultSet(["insurance"])
+            finished.append("words")
+            #expect(words.count == 1, "\(words)")
+            #expect(await eventually(timeout: .seconds(60)) { finished.all.count == questions.count + 1 }, "\(finished.all)")
+            #expect(finished.all.count == 6 && finished.all.last != "words",
+                    "the word search waited for every question's embedding: \(finished.all)")
+        }
+    }
 }

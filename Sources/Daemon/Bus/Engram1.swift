@@ -47,7 +47,7 @@ enum Engram1 {
                 do {
                     let query: String = try call.argument(0)
                     let limit = Int(min(max(try call.argument(1, as: UInt32.self), 1), maxSearchLimit))
-                    search.answer({ try $0.search(query, limit: limit, client: .dbus) }) { result in
+                    search.answerSearch(query, { try $0.search(query, limit: limit, client: .dbus) }) { result in
                         reply.settle(result.map { [.array("a{sv}", $0.map(searchResult))] })
                     }
                 } catch {

@@ -67,7 +67,7 @@ enum KRunner1 {
                         reply.succeed([.array("(sssida{sv})", [])])
                         return
                     }
-                    search.answer({ search -> [DBusValue] in
+                    search.answerSearch(query, { search -> [DBusValue] in
                         let found = try search.search(query, limit: resultLimit, client: .krunner)
                         let command = search.command(for: query, client: .krunner).map { [commandMatch($0)] } ?? []
                         return command + matches(found, query: query)

@@ -69,7 +69,7 @@ enum SearchProvider2 {
             let terms: [String] = try call.argument(index)
             try checkTerms(terms)
             let query = terms.joined(separator: " ")
-            search.answer({ try $0.searchIDs(query, limit: resultLimit, client: .gnome) }) { result in
+            search.answerSearch(query, { try $0.searchIDs(query, limit: resultLimit, client: .gnome) }) { result in
                 reply.settle(result.map { [.strings($0)] })
             }
         } catch {
