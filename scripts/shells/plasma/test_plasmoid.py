@@ -520,8 +520,10 @@ def plasma6(suite, root):
                                     "plasma_engine_executable.so"))
     if not engine and not glob.glob(os.path.join(root, "usr", "lib", "*", "qt6", "plugins", "plasma5support", "dataengine",
                                                   "plasma_engine_executable.so")):
-        subprocess.run([inroot, root, "sh", "-c", "cd /tmp && apt-get download plasma-workspace"], check=True,
-                       capture_output=True)
+        # The root may have no package lists (mmdebstrap leaves none): fetch them once if the download needs them.
+        subprocess.run([inroot, root, "sh", "-c", "cd /tmp && rm -f plasma-workspace_*.deb && { apt-get download "
+                        "plasma-workspace || { apt-get update -qq && apt-get download plasma-workspace; }; }"],
+                       check=True, capture_output=True)
         deb = glob.glob(os.path.join(root, "tmp", "plasma-workspace_*.deb"))[0]
         subprocess.run(["dpkg-deb", "-x", deb, os.path.join(base, "pw6")], check=True)
     share = os.path.join(base, "prefix", "share", "plasma", "plasmoids")
