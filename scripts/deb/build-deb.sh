@@ -38,6 +38,21 @@ pkg="$stage/engram_${version}_$arch"
 mkdir -p "$pkg/DEBIAN"
 DESTDIR="$pkg" SYSTEMD_USER_UNIT_DIR=/usr/lib/systemd/user MODEL_DIR="$model_dir" \
   scripts/install.sh "$bin/engram" /usr >/dev/null
+# The Plasma widget: Plasma 5.27 and 6 load different root files, and one package serves both (Debian 12 and 13). So
+# the package carries the widget's source and install-plasmoid.sh in /usr/share/engram/plasmoid, and the maintainer
+# scripts make /usr/share/plasma/plasmoids/org.engram.Engram.plasmoid for the Plasma installed, again whenever a
+# Plasma library comes or goes (a dpkg file trigger), and remove it with the package.
+plasmoid="$pkg/usr/share/plasma/plasmoids/org.engram.Engram.plasmoid"
+[ -d "$plasmoid" ] || { echo "engram: scripts/install.sh installed no Plasma widget" >&2; exit 1; }
+rm -rf "$plasmoid"
+rmdir -p --ignore-fail-on-non-empty "$(dirname "$plasmoid")"
+mkdir -p "$pkg/usr/share/engram/plasmoid"
+cp -r Desktop/plasma/org.engram.Engram.plasmoid "$pkg/usr/share/engram/plasmoid/"
+install -m 755 Desktop/plasma/install-plasmoid.sh "$pkg/usr/share/engram/plasmoid/install-plasmoid.sh"
+find "$pkg/usr/share/engram/plasmoid/org.engram.Engram.plasmoid" -type f -exec chmod 644 {} +
+for script in postinst postrm triggers; do
+  install -m "$([ "$script" = triggers ] && echo 644 || echo 755)" "scripts/deb/$script" "$pkg/DEBIAN/$script"
+done
 # Binaries stripped (the package is for running; `make build` keeps symbols for debugging).
 for f in "$pkg"/usr/bin/engram "$pkg"/usr/bin/engram-feed "$pkg"/usr/bin/engram-mcp "$pkg"/usr/bin/engram-app \
          "$pkg"/usr/lib/engram/model/libe5.so; do

@@ -121,16 +121,25 @@ class Release:
         listed = set(self.sh("dpkg -L engram").stdout.split())
         missing = [f for f in want if f not in listed]
         expect(not missing, f"the package lacks {missing}")
+        # The widget is made by postinst for the Plasma installed (none in a bare root: Plasma 6's root file).
+        widget = self.sh("cat /usr/share/plasma/plasmoids/org.engram.Engram.plasmoid/contents/ui/main.qml", check=False)
+        expect(widget.returncode == 0 and "PlasmoidItem" in widget.stdout,
+               f"postinst made no Plasma 6 widget: {widget.stderr.strip()[:200]}")
+        for uuid in ("engram@engram.org", "engram-legacy@engram.org"):
+            expect(f"/usr/share/gnome-shell/extensions/{uuid}/extension.js" in listed, f"the package lacks the {uuid} extension")
         service = self.sh("cat /usr/share/dbus-1/services/org.engram.Engram.service").stdout
         expect("Exec=/usr/bin/engram" in service, f"the D-Bus service starts {service!r}")
-        return f"{len(listed)} paths; the desktop files, D-Bus service (Exec=/usr/bin/engram …), man pages, completions"
+        return (f"{len(listed)} paths; the desktop files, D-Bus service (Exec=/usr/bin/engram …), man pages, completions, "
+                "both GNOME extensions; the Plasma 6 widget made by postinst")
 
     def removes_cleanly(self):
         self.sh("apt-get remove -y -q engram >/dev/null")
-        left = self.sh("ls /usr/bin/engram* /usr/lib/engram 2>/dev/null; dpkg -L engram 2>/dev/null | head -1",
-                       check=False).stdout.strip()
+        left = self.sh("ls -d /usr/bin/engram* /usr/lib/engram /usr/share/engram /usr/share/plasma/plasmoids/org.engram.Engram.plasmoid "
+                       "/usr/share/gnome-shell/extensions/engram* 2>/dev/null", check=False).stdout.strip()
         expect(not left, f"after apt remove: {left}")
-        return "no /usr/bin/engram*, no /usr/lib/engram"
+        status = self.sh("dpkg-query -W -f '${db:Status-Abbrev}' engram 2>/dev/null", check=False).stdout.strip()
+        expect(status in ("", "rc", "un"), f"after apt remove dpkg says engram is {status!r}")
+        return "no /usr/bin/engram*, /usr/lib/engram, extensions or widget"
 
     def run(self):
         r, name = self.report, f"Debian {'12' if self.release == 'bookworm' else '13'}"

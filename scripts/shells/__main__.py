@@ -37,7 +37,7 @@ def main(argv):
             sys.exit(f"shells: {path} is not built (scripts/install.sh needs it)")
     started, failed = time.monotonic(), []
     suites = [("shells.gnome.test_gnome_shell", "GNOME Shell 43", []), ("shells.gnome.test_extension", "GNOME Shell 43 extension", []),
-              ("shells.krunner.test_krunner", "KF5 KRunner", [])]
+              ("shells.krunner.test_krunner", "KF5 KRunner", []), ("shells.plasma.test_plasmoid", "Plasma 5.27 widget", [])]
     if deb:
         if not os.path.exists(deb):
             sys.exit(f"shells: {deb} is not built (make deb)")
@@ -50,7 +50,8 @@ def main(argv):
         inside = ["--root", root, "--deb", deb]
         suites += [("shells.gnome.test_gnome_shell", "GNOME Shell 48", inside),
                    ("shells.gnome.test_extension", "GNOME Shell 48 extension", inside),
-                   ("shells.krunner.test_krunner", "KF6 KRunner", inside)]
+                   ("shells.krunner.test_krunner", "KF6 KRunner", inside),
+                   ("shells.plasma.test_plasmoid", "Plasma 6.3 widget", inside)]
     try:
         for suite, name, extra in suites:
             t0 = time.monotonic()

@@ -52,8 +52,10 @@ class Root:
             os.symlink("/", link)
         copy = os.path.join(self.path, "tmp", os.path.basename(self.deb))
         subprocess.run(["cp", self.deb, copy], check=True)
-        out = subprocess.run(self.wrap(["apt-get", "install", "-y", "-q", "--reinstall", "--no-install-recommends",
-                                        "/tmp/" + os.path.basename(self.deb)], {"DEBIAN_FRONTEND": "noninteractive"}),
+        install = ("apt-get install -y -q --reinstall --no-install-recommends /tmp/" + os.path.basename(self.deb))
+        # The dependencies come from the mirror the first time; lists older than a day are fetched again first.
+        out = subprocess.run(self.wrap(["sh", "-c", "{ find /var/lib/apt/lists -name '*Packages*' -mtime -1 | grep -q . "
+                                        "|| apt-get update -qq; } && " + install], {"DEBIAN_FRONTEND": "noninteractive"}),
                              capture_output=True, text=True, timeout=900)
         os.unlink(copy)
         if out.returncode != 0:
@@ -179,10 +181,12 @@ class World:
                 self.procs.append(bus.proc)
         return bus
 
-    def start(self, argv, log_name, env=None, **kwargs):
-        """Starts a process in its own group, logging to out_dir/log_name; it is stopped by stop_all."""
+    def start(self, argv, log_name, env=None, host=False, **kwargs):
+        """Starts a process in its own group, logging to out_dir/log_name; it is stopped by stop_all. In a root
+        unless host (an X server the root's programs reach through the bound /tmp/.X11-unix)."""
         log = open(os.path.join(self.out_dir, log_name), "ab")
-        proc = subprocess.Popen(self.wrap(argv, env or self.env), env=env or self.env, stdout=log, stderr=subprocess.STDOUT,
+        argv = list(argv) if host else self.wrap(argv, env or self.env)
+        proc = subprocess.Popen(argv, env=env or self.env, stdout=log, stderr=subprocess.STDOUT,
                                 start_new_session=True, **kwargs)
         self.procs.append(proc)
         return proc

@@ -20,7 +20,7 @@ else
   release=trixie; name=trixie; list="$here/packages"
 fi
 # The key: the package list and the way the root is made (bump "format" when the mmdebstrap line changes).
-key="$( (cat "$list"; echo "format 1: mmdebstrap apt variant, no recommends, no docs") | sha256sum | cut -c1-12)"
+key="$( (cat "$list"; echo "format 2: mmdebstrap apt variant, no recommends, no docs, apt lists kept") | sha256sum | cut -c1-12)"
 root="$cache/$name-$key"
 if [ -f "$root/.engram-root-ready" ]; then echo "$root"; exit 0; fi
 
@@ -38,7 +38,8 @@ rm -rf --one-file-system "$root.partial" "$root"
 includes="$( (grep -v '^#' "$list" || true) | (grep -v '^$' || true) | paste -sd, -)"
 started=$(date +%s)
 echo "engram: building the Debian $release root $root (once per package list)" >&2
-mmdebstrap --quiet --variant=apt ${includes:+--include="$includes"} \
+# The package lists are kept: the suites install Engram's package (and download plasma-workspace's) inside.
+mmdebstrap --quiet --variant=apt ${includes:+--include="$includes"} --skip=cleanup/apt/lists \
   --aptopt='APT::Install-Recommends "false"' --dpkgopt='path-exclude=/usr/share/doc/*' \
   "$release" "$root.partial" "$mirror" >&2
 cp /etc/resolv.conf "$root.partial/etc/resolv.conf" 2>/dev/null || true

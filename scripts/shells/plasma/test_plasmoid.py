@@ -1,6 +1,6 @@
-"""Engram's Plasma widget in plasmoidviewer 5.27 (this machine) and, when the Debian 13 root is there, plasmoidviewer 6.3.
+"""Engram's Plasma widget in plasmoidviewer 5.27 (this machine) and plasmoidviewer 6.3 (a Debian 13 root).
 
-    PYTHONPATH=scripts /usr/bin/python3 -m shells.plasma.test_plasmoid [--screenshots] [--break NAME] [--no-plasma6]
+    PYTHONPATH=scripts /usr/bin/python3 -m shells.plasma.test_plasmoid [--screenshots] [--break NAME] [--root ROOT --deb DEB]
 
 Plasma 5.27: installs the built engram into a temporary prefix with scripts/install.sh (which installs the widget into
 PREFIX/share/plasma/plasmoids/org.engram.Engram.plasmoid, its root QML chosen for Plasma 5), imports the sample
@@ -13,10 +13,9 @@ commands through is part of plasma-workspace, which a Plasma desktop always has;
 buses), so the engine alone is taken from plasma-workspace's Debian package (`apt-get download`, cached in
 $ENGRAM_ROOT_CACHE, default /var/cache/engram-tests) and found through QT_PLUGIN_PATH.
 
-Plasma 6.3 (skipped without the root from scripts/trixie/root.sh, or with --no-plasma6): the widget installed for
-Plasma 6 into the root, plasmoidviewer 6 inside it on this machine's Xvfb. The root has no engram yet (the built one
-links the host's Swift runtime), so a FAKE engram-feed there prints canned feed lines recorded from the real
-engram-feed on this machine; the run checks the drawing, not Engram.
+Plasma 6.3 (--root ROOT --deb DEB, scripts/trixie/root.sh): the same checks inside the Debian 13 root, on Engram
+installed there from its Debian package (whose postinst made the widget for Plasma 6), plasmoidviewer 6 inside the
+root drawing on this machine's Xvfb, the engine from plasma-workspace 6's package; results in bench-out/shells/plasma-6/.
 
 --break NAME changes the installed widget on purpose (see BREAKS) to show that a check fails; results and logs in
 bench-out/shells/plasma/; --screenshots copies the screenshots to Desktop/screenshots/plasma-{5,6}-widget.png.
@@ -92,6 +91,23 @@ def squash(text):
     return re.sub(r"\s+", "", text).lower()
 
 
+def executable_engine_6(world):
+    """QT_PLUGIN_PATH entry (inside the world's root) holding Plasma 6's executable data engine, from plasma-workspace
+    6's package unpacked into the world's folder."""
+    work = os.path.join(world.base, "pw6")
+    os.makedirs(work, exist_ok=True)
+    out = world.run(["sh", "-c", f"cd '{work}' && {{ apt-get download plasma-workspace || "
+                     f"{{ apt-get update -qq && apt-get download plasma-workspace; }}; }}"], capture_output=True, text=True,
+                    timeout=600)
+    debs = glob.glob(os.path.join(work, "plasma-workspace_*.deb"))
+    expect(out.returncode == 0 and debs, f"apt-get download plasma-workspace in the root: {out.stderr.strip()[-300:]}")
+    subprocess.run(["dpkg-deb", "-x", debs[0], os.path.join(work, "x")], check=True)
+    found = glob.glob(os.path.join(work, "x", "usr", "lib", "*", "qt6", "plugins", "plasma5support", "dataengine",
+                                   "plasma_engine_executable.so"))
+    expect(found, "no plasma5support/dataengine/plasma_engine_executable.so in plasma-workspace 6's package")
+    return os.path.dirname(os.path.dirname(os.path.dirname(found[0])))
+
+
 def executable_engine_5():
     """QT_PLUGIN_PATH entry holding Plasma 5's executable data engine, or None when the system has it."""
     system = glob.glob("/usr/lib/*/qt5/plugins/plasma/dataengine/plasma_engine_executable.so")
@@ -161,14 +177,19 @@ class Viewer:
 
 
 class Suite:
-    def __init__(self, update_screenshots, breakage, plasma6):
+    def __init__(self, update_screenshots, breakage, root=None):
+        global OUT
+        self.generation = 6 if root else 5
+        if root:
+            OUT = os.path.join(shellkit.ROOT, "bench-out", "shells", "plasma-6")
         shutil.rmtree(OUT, ignore_errors=True)
         os.makedirs(OUT)
-        self.update_screenshots, self.breakage, self.plasma6 = update_screenshots, breakage, plasma6
-        os.environ["PLASMA_GENERATION"] = "5"   # install.sh: the widget for this machine's Plasma 5.27
-        self.world = shellkit.World("plasma", shellkit.engram_build(), OUT)
-        self.report = shellkit.Report("plasma", OUT)
-        self.package = os.path.join(self.world.prefix, "share", "plasma", "plasmoids", APPLET)
+        self.update_screenshots, self.breakage = update_screenshots, breakage
+        if not root:
+            os.environ["PLASMA_GENERATION"] = "5"   # install.sh: the widget for this machine's Plasma 5.27
+        self.world = shellkit.World("plasma", shellkit.engram_build(), OUT, root=root)
+        self.report = shellkit.Report("plasma 6.3 (Debian 13)" if root else "plasma", OUT)
+        self.package = self.world.host_path(os.path.join(self.world.prefix, "share", "plasma", "plasmoids", APPLET))
         self.seen = {}
         self.pwned = os.path.join(self.world.base, "PWNED")
 
@@ -180,15 +201,17 @@ class Suite:
         # The test containment, in a data folder of its own (not the prefix: it is not Engram's).
         testdata = os.path.join(w.base, "testdata", "share")
         os.makedirs(os.path.join(testdata, "plasma", "plasmoids"))
-        shutil.copytree(os.path.join(HERE, "containment5"),
-                        os.path.join(testdata, "plasma", "plasmoids", "org.engram.test.containment5"))
+        containment = f"containment{self.generation}"
+        shutil.copytree(os.path.join(HERE, containment),
+                        os.path.join(testdata, "plasma", "plasmoids", f"org.engram.test.{containment}"))
         w.env["XDG_DATA_DIRS"] = f"{testdata}:{w.env['XDG_DATA_DIRS']}"
-        plugins = executable_engine_5()
+        plugins = executable_engine_6(w) if self.generation == 6 else executable_engine_5()
         if plugins:
             w.env["QT_PLUGIN_PATH"] = plugins
         n = free_display()
         self.display = f":{n}"
-        w.start(["Xvfb", self.display, "-screen", "0", "1024x768x24", "-nolisten", "tcp"], "xvfb.log")
+        # The X server runs here (programs inside a root reach it through /tmp/.X11-unix, bound in).
+        w.start(["Xvfb", self.display, "-screen", "0", "1024x768x24", "-nolisten", "tcp"], "xvfb.log", host=True)
         expect(eventually(lambda: os.path.exists(f"/tmp/.X11-unix/X{n}"), 20), "Xvfb did not start")
         w.env.update(DISPLAY=self.display, QT_QUICK_BACKEND="software", XDG_CURRENT_DESKTOP="KDE", LANG="C.UTF-8")
         w.start_bus()
@@ -219,14 +242,14 @@ class Suite:
         print(f"plasma: the widget in {package} is broken on purpose ({name})", flush=True)
 
     def viewer(self, name, env=None, formfactor=None):
-        argv = ["plasmoidviewer", "-c", "org.engram.test.containment5", "-a", APPLET, "-s", "560x740"]
+        argv = ["plasmoidviewer", "-c", f"org.engram.test.containment{self.generation}", "-a", APPLET, "-s", "560x740"]
         if formfactor:
             argv += ["-f", formfactor]
         return Viewer(self, name, argv, env or self.world.env)
 
     def feed(self, name):
-        out = subprocess.run([os.path.join(self.world.prefix, "bin", "engram-feed"), name, "--format", "json",
-                              "--size", "large", "--limit", "3"], env=self.world.env, capture_output=True, text=True)
+        out = self.world.run([os.path.join(self.world.prefix, "bin", "engram-feed"), name, "--format", "json",
+                              "--size", "large", "--limit", "3"], capture_output=True, text=True)
         return json.loads(out.stdout)
 
     # ------------------------------------------------------------------ the session
@@ -235,7 +258,8 @@ class Suite:
         r = self.report
         try:
             self.prepare()
-            r.check("install.sh installed the widget for Plasma 5 (main5.qml as its root)", self.installed)
+            r.check("the package's postinst made the widget for Plasma 6 (PlasmoidItem as its root)" if self.generation == 6
+                    else "install.sh installed the widget for Plasma 5 (main5.qml as its root)", self.installed)
             # 1. Without the daemon: the feeds read the store; the widget says the daemon is not running.
             v = self.viewer("no-daemon")
             try:
@@ -246,7 +270,7 @@ class Suite:
                 self.seen["no-daemon-ok"] = ok
             finally:
                 v.stop()
-            r.check("plasmoidviewer 5.27 loads the widget without QML errors", self.loads)
+            r.check(f"plasmoidviewer {'6.3' if self.generation == 6 else '5.27'} loads the widget without QML errors", self.loads)
             r.check("today's count and the memory of the day are shown", self.content)
             r.check("hostile memory text is drawn literally (markup, ${exec}, %{F})", self.hostile)
             r.check("no daemon: the widget says so", self.no_daemon)
@@ -292,20 +316,25 @@ class Suite:
                 v.stop()
             r.check("in a panel the compact view shows the session's time", self.compact)
             self.world.run_engram("session", "stop")
-            # 4. No engram on PATH: the widget says Engram is not installed.
-            env = dict(self.world.env, PATH="/usr/local/bin:/usr/bin:/bin")
-            v = self.viewer("no-engram", env=env)
+            # 4. No engram on PATH: the widget says Engram is not installed. (In a root the package's engram-feed is
+            #    in /usr/bin with everything else: it is moved aside for this run and put back.)
+            feed = self.world.host_path("/usr/bin/engram-feed") if self.world.root else None
+            env = self.world.env if feed else dict(self.world.env, PATH="/usr/local/bin:/usr/bin:/bin")
+            if feed:
+                os.rename(feed, feed + ".aside")
             try:
-                eventually(lambda: v.refreshed(1), 40)
-                time.sleep(2)
-                self.seen["no-engram"] = v.read("missing")
-                self.seen["no-engram-errors"] = v.qml_errors()
+                v = self.viewer("no-engram", env=env)
+                try:
+                    eventually(lambda: v.refreshed(1), 40)
+                    time.sleep(2)
+                    self.seen["no-engram"] = v.read("missing")
+                    self.seen["no-engram-errors"] = v.qml_errors()
+                finally:
+                    v.stop()
             finally:
-                v.stop()
+                if feed:
+                    os.rename(feed + ".aside", feed)
             r.check("engram not installed: a clear message, not a broken widget", self.missing)
-            if self.plasma6:
-                r.check("Plasma 6.3 (Debian 13 root): plasmoidviewer 6 draws the widget (FAKE engram-feed, canned feeds)",
-                        self.plasma6_run)
         except Exception as error:
             r.record(False, "the Plasma session", f"{type(error).__name__}: {error}")
         finally:
@@ -351,8 +380,8 @@ class Suite:
         subprocess.run(["xdotool", "key", "Return"], env=self.world.env, check=True)
 
         def newest():
-            out = subprocess.run([os.path.join(self.world.prefix, "bin", "engram-feed"), "recent", "--format", "json",
-                                  "--limit", "1"], env=self.world.env, capture_output=True, text=True).stdout
+            out = self.world.run([os.path.join(self.world.prefix, "bin", "engram-feed"), "recent", "--format", "json",
+                                  "--limit", "1"], capture_output=True, text=True).stdout
             memories = json.loads(out).get("memories") or []
             content = memories[0]["content"] if memories else ""
             return content if content.startswith("Plasma capture") else None
@@ -386,6 +415,11 @@ class Suite:
     # ------------------------------------------------------------------ checks
 
     def installed(self):
+        if self.generation == 6:
+            main = open(os.path.join(self.package, "contents", "ui", "main.qml")).read()
+            expect(main == open(os.path.join(SOURCE, "contents", "ui", "main.qml")).read() and "PlasmoidItem {" in main,
+                   "the package's postinst did not install main.qml (PlasmoidItem) for Plasma 6")
+            return f"{self.package} (Plasma 6 root, made by the package's postinst)"
         main = open(os.path.join(self.package, "contents", "ui", "main.qml")).read()
         want = open(os.path.join(SOURCE, "contents", "ui", "main5.qml")).read()
         expect(main == want, "the installed contents/ui/main.qml is not main5.qml")
@@ -443,7 +477,7 @@ class Suite:
         # The watcher's timer is 600 s with the daemon: only the daemon's PropertiesChanged can bring it this soon.
         expect(self.seen["session-after"] < 10, f"the widget read the feeds again only {self.seen['session-after']:.0f} s later")
         if self.update_screenshots:
-            dest = os.path.join(shellkit.ROOT, "Desktop", "screenshots", "plasma-5-widget.png")
+            dest = os.path.join(shellkit.ROOT, "Desktop", "screenshots", f"plasma-{self.generation}-widget.png")
             shutil.copy(path, dest)
         return f"“{title}” running; the widget re-read the feeds {self.seen['session-after']:.1f} s after the command (its watcher's timer is 600 s)"
 
@@ -497,102 +531,11 @@ class Suite:
         expect(not self.seen["no-engram-errors"], f"QML errors: {self.seen['no-engram-errors'][:3]}")
         return f"read: {' '.join(text.split())[:90]!r}"
 
-    # ------------------------------------------------------------------ Plasma 6
-
-    def plasma6_run(self):
-        # Only a root that is ready: root.sh would build one (minutes) when there is none.
-        if not glob.glob(os.path.join(CACHE, "trixie-*", ".engram-root-ready")):
-            return "skipped: no Debian 13 root (scripts/trixie/root.sh builds it)"
-        root = subprocess.run([os.path.join(shellkit.ROOT, "scripts", "trixie", "root.sh")], capture_output=True,
-                              text=True).stdout.strip()
-        expect(root, "scripts/trixie/root.sh printed no root")
-        return plasma6(self, root)
-
-
-def plasma6(suite, root):
-    """plasmoidviewer 6 in the root on this machine's Xvfb, with the FAKE engram-feed; returns what OCR read."""
-    inroot = os.path.join(shellkit.ROOT, "scripts", "trixie", "inroot.sh")
-    qml = glob.glob(os.path.join(root, "usr", "lib", "*", "qt6", "qml", "org", "kde", "plasma", "plasma5support"))
-    expect(qml, "the root has no org.kde.plasma.plasma5support QML module: "
-                f"{inroot} ROOT apt-get install -y --no-install-recommends qml6-module-org-kde-plasma-plasma5support")
-    base = os.path.join(root, "opt", "engram-plasma")
-    engine = glob.glob(os.path.join(base, "pw6", "usr", "lib", "*", "qt6", "plugins", "plasma5support", "dataengine",
-                                    "plasma_engine_executable.so"))
-    if not engine and not glob.glob(os.path.join(root, "usr", "lib", "*", "qt6", "plugins", "plasma5support", "dataengine",
-                                                  "plasma_engine_executable.so")):
-        # The root may have no package lists (mmdebstrap leaves none): fetch them once if the download needs them.
-        subprocess.run([inroot, root, "sh", "-c", "cd /tmp && rm -f plasma-workspace_*.deb && { apt-get download "
-                        "plasma-workspace || { apt-get update -qq && apt-get download plasma-workspace; }; }"],
-                       check=True, capture_output=True)
-        deb = glob.glob(os.path.join(root, "tmp", "plasma-workspace_*.deb"))[0]
-        subprocess.run(["dpkg-deb", "-x", deb, os.path.join(base, "pw6")], check=True)
-    share = os.path.join(base, "prefix", "share", "plasma", "plasmoids")
-    shutil.rmtree(os.path.join(base, "prefix"), ignore_errors=True)
-    os.makedirs(share)
-    subprocess.run([os.path.join(shellkit.ROOT, "Desktop", "plasma", "install-plasmoid.sh"), SOURCE,
-                    os.path.join(share, APPLET), "6"], check=True, capture_output=True)
-    suite.apply_break(os.path.join(share, APPLET))
-    shutil.copytree(os.path.join(HERE, "containment6"), os.path.join(share, "org.engram.test.containment6"))
-    # The FAKE engram-feed: canned lines the real engram-feed printed here a moment ago (a session running).
-    fake = os.path.join(base, "fakebin")
-    shutil.rmtree(fake, ignore_errors=True)
-    os.makedirs(fake)
-    with open(os.path.join(fake, "engram-feed"), "w") as f:
-        f.write('#!/bin/sh\n# FAKE engram-feed (plasma suite, Plasma 6 try): prints a canned line recorded from the real\n'
-                '# engram-feed on the host; with --watch it then waits, as the real one does between changes.\n'
-                'grep "\\"feed\\":\\"$1\\"" "$(dirname "$0")/canned.jsonl" | head -1\n'
-                'case " $* " in *" --watch "*) sleep 100000 ;; esac\n')
-    os.chmod(os.path.join(fake, "engram-feed"), 0o755)
-    suite.world.run_engram("session", "start", "--curriculum", "swift-concurrency")
-    with open(os.path.join(fake, "canned.jsonl"), "w") as f:
-        for name in ("session", "motd", "stats", "review"):
-            f.write(json.dumps(suite.feed(name), ensure_ascii=False, separators=(",", ":")) + "\n")
-    suite.world.run_engram("session", "stop")
-    script = os.path.join(base, "run6.sh")
-    with open(script, "w") as f:
-        f.write("#!/bin/sh\n"
-                f"export DISPLAY={suite.display} XDG_DATA_DIRS=/opt/engram-plasma/prefix/share:/usr/share\n"
-                "export QT_PLUGIN_PATH=$(ls -d /opt/engram-plasma/pw6/usr/lib/*/qt6/plugins 2>/dev/null | head -1)\n"
-                "export PATH=/opt/engram-plasma/fakebin:/usr/bin:/bin XDG_RUNTIME_DIR=/tmp/engram-plasma-run "
-                "HOME=/tmp/engram-plasma-home QT_QUICK_BACKEND=software\n"
-                "export XDG_CONFIG_HOME=$HOME/config XDG_CACHE_HOME=$HOME/cache\n"
-                "rm -rf $HOME; mkdir -p -m700 $XDG_RUNTIME_DIR $HOME\n"
-                "exec dbus-run-session -- plasmoidviewer -c org.engram.test.containment6 -a " + APPLET +
-                " -s 560x740 ${FORMFACTOR:+-f $FORMFACTOR}\n")
-    os.chmod(script, 0o755)
-    v = Viewer(suite, "plasma6", [inroot, root, "/opt/engram-plasma/run6.sh"], suite.world.env)
-    try:
-        expect(eventually(lambda: v.refreshed(1), 60), "plasmoidviewer 6 never read the (fake) feeds; see plasmoidviewer-plasma6.log")
-        time.sleep(2)
-        path, text = v.read("loaded")
-        errors = v.qml_errors()
-    finally:
-        v.stop()
-    # In a panel: the compact view.
-    v = Viewer(suite, "plasma6-panel", [inroot, root, "sh", "-c", "FORMFACTOR=horizontal exec /opt/engram-plasma/run6.sh"],
-               suite.world.env)
-    try:
-        eventually(lambda: v.refreshed(1), 60)
-        time.sleep(2)
-        _, compact = v.read("compact")
-        errors += v.qml_errors()
-    finally:
-        v.stop()
-    expect(not errors, f"QML errors: {errors[:3]}")
-    expect(re.search(r"\d+:\d\d", compact), f"no session time read in the Plasma 6 panel: {compact!r}")
-    for w in ["Swift Concurrency", "Running", "Memory of the day", "captured today", "<b>Hostile</b>", "${exec",
-              "daemon is not running"]:
-        expect(squash(w) in squash(text), f"{w!r} not read from plasmoidviewer 6: {text[:300]!r}")
-    if suite.update_screenshots:
-        shutil.copy(path, os.path.join(shellkit.ROOT, "Desktop", "screenshots", "plasma-6-widget.png"))
-    return (f"plasmoidviewer 6.3 drew session, memory of the day, today, hostile text literally ({path}); "
-            f"in a panel {compact.split()[0:2]}")
-
 
 if __name__ == "__main__":
     args = sys.argv[1:]
     breakage = args[args.index("--break") + 1] if "--break" in args else None
     if breakage and breakage not in BREAKS:
         sys.exit(f"--break: one of {', '.join(BREAKS)}")
-    ok = Suite("--screenshots" in args, breakage, "--no-plasma6" not in args).run()
+    ok = Suite("--screenshots" in args, breakage, shellkit.root_from_argv(args)).run()
     sys.exit(0 if ok else 1)
