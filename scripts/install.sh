@@ -154,4 +154,6 @@ Morning review and evening summary notifications:
   systemctl --user enable --now engram-morning-review.timer engram-evening-summary.timer
 Open engram:// links with Engram:  xdg-mime default org.engram.Engram.desktop x-scheme-handler/engram
 GNOME Shell picks up new search providers after you log out and in again; KRunner after: $krunner_restart
+The top-bar indicator (GNOME 45+; on 43–44 engram-legacy@engram.org):  gnome-extensions enable engram@engram.org
+The Plasma widget: the panel's Add Widgets…, "Engram"
 MSG
