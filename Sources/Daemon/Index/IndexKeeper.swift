@@ -59,8 +59,9 @@ final class IndexKeeper: Service, @unchecked Sendable {
     }
     private let pending = Mutex(Pending())
     private let appliedSeq = Atomic<Int64>(0)
-    /// Embedding for meaning search runs here, in the background, after the words are searchable.
-    private let embedQueue = DispatchQueue(label: "org.engram.daemon.embedder", qos: .background)
+    /// Embedding for meaning search runs here, in the background, after the words are searchable: a thread of its
+    /// own, since the embedder lowers its thread's priority (`WorkerThread`).
+    private let embedQueue = WorkerThread(name: "org.engram.daemon.embedder", qualityOfService: .background)
     private let embedScheduled = Atomic<Bool>(false)
 
     init(library: Library, log: Logger, events: LibraryEvents, timing: Timing = Timing()) {

@@ -29,8 +29,9 @@ final class SearchService: Service, @unchecked Sendable {
     private let log: Logger
     private let events: LibraryEvents
     private let queue = DispatchQueue(label: "org.engram.daemon.search", qos: .userInitiated)
-    /// Where a new question is embedded, so that neither the bus thread nor the search queue waits for it.
-    private let questionQueue = DispatchQueue(label: "org.engram.daemon.question-embedder", qos: .userInitiated)
+    /// Where a new question is embedded, so that neither the bus thread nor the search queue waits for it: a thread
+    /// of its own, at full priority with every OpenMP thread (`WorkerThread`).
+    private let questionQueue = WorkerThread(name: "org.engram.daemon.question-embedder", qualityOfService: .userInitiated)
     // Confined to `queue`:
     private var reader: IndexReader?
     private var cache: [String: ResultItem] = [:]
@@ -87,7 +88,9 @@ final class SearchService: Service, @unchecked Sendable {
             return
         }
         questionQueue.async {
-            let vector = try? meaning.embedder.embed([question], as: .query).first
+            // The same question asked again meanwhile (a shell repeating a search) is embedded once.
+            let needed = self.queue.sync { !meaning.hasVector(for: question) }
+            let vector = needed ? try? meaning.embedder.embed([question], as: .query).first : nil
             self.queue.async {
                 if let vector { meaning.keep(vector, for: question) }  // a failure: the search says why, words only
                 done(Result { try body(self) })
