@@ -47,7 +47,10 @@ install: release model
 
 # The Debian package, for people without Swift (`sudo apt install ./engram_VERSION_amd64.deb`): release binaries with
 # Swift's runtime linked in (built in .build-deb), the meaning model, Depends from dpkg-shlibdeps, checked by lintian.
-deb: deps model
+# Made again only when a file it is made from changed (make test uses it twice: test-deb, test-shells).
+DEB_INPUTS := $(shell git ls-files Sources Desktop Integrations scripts/deb scripts/install.sh scripts/gnome-extension-legacy.py Package.swift 2>/dev/null)
+deb: $(DEB)
+$(DEB): $(DEB_INPUTS) | deps model
 	@scripts/install-deps.sh --deb
 	@scripts/deb/build-deb.sh $(CURDIR) >/dev/null
 
