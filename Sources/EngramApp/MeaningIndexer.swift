@@ -84,7 +84,15 @@ public struct MeaningIndexer {
     private func reconcile() throws -> Report {
         let snapshot = try store.indexSnapshot()
         let hashes = try store.vectorHashes()
-        var items = snapshot.memories.map { Item(kind: .memory, id: $0.id, text: Self.text(of: $0)) }
+        // The most wanted first, so that a long first pass (a new model, a big collection) serves them soonest:
+        // pinned memories, then by the last time each was made, edited or used, newest first; then curricula and
+        // topics. (The mark is saved with the last batch, so the order within the pass is free.)
+        let wanted = snapshot.memories.sorted { a, b in
+            if a.pinned != b.pinned { return a.pinned }
+            let ra = max(a.created, a.updated, a.lastReinforced), rb = max(b.created, b.updated, b.lastReinforced)
+            return ra != rb ? ra > rb : a.id < b.id
+        }
+        var items = wanted.map { Item(kind: .memory, id: $0.id, text: Self.text(of: $0)) }
         items += snapshot.curricula.map { Item(kind: .curriculum, id: $0.id, text: Self.text(of: $0)) }
         items += snapshot.topics.map { Item(kind: .topic, id: $0.id, text: Self.text(of: $0)) }
         let keys = Set(items.map(\.key))

@@ -152,6 +152,34 @@ struct MeaningTests {
         #expect(a == b)
     }
 
+    /// A first pass embeds the most wanted first: pinned memories, then the newest or most recently used. Cut after
+    /// its first batch of two, those two have vectors and the old ones wait.
+    @Test func aFirstPassEmbedsPinnedAndRecentMemoriesFirst() throws {
+        let lib = try library()
+        let now = lib.store.clock()
+        func day(_ n: Double) -> Date { now.addingTimeInterval(-n * 86_400) }
+        try lib.store.upsertMemories([
+            Memory(id: "old", content: "An old note nobody used.", type: .note, tags: [], created: day(400), updated: day(400),
+                   lastReinforced: day(400)),
+            Memory(id: "older", content: "An older note.", type: .note, tags: [], created: day(500), updated: day(500),
+                   lastReinforced: day(500)),
+            Memory(id: "used", content: "An old note used yesterday.", type: .note, tags: [], created: day(300),
+                   updated: day(300), lastReinforced: day(1)),
+            Memory(id: "pinned", content: "A pinned note from long ago.", type: .note, tags: [], created: day(900),
+                   updated: day(900), lastReinforced: day(900), pinned: true),
+            Memory(id: "mid", content: "A note from last month.", type: .note, tags: [], created: day(30), updated: day(30),
+                   lastReinforced: day(30)),
+        ])
+        var cut = MeaningIndexer(store: lib.store, embedder: WordHashEmbedder())
+        cut.batchSize = 2
+        cut.crashPoint = { if $0 == "embed-after-save" { throw Crash() } }
+        #expect(throws: Crash.self) { try cut.run() }
+        let first = Set(try lib.store.allVectors().map(\.itemID))
+        #expect(first == ["pinned", "used"], "embedded first: \(first)")
+        try MeaningIndexer(store: lib.store, embedder: WordHashEmbedder()).run()
+        #expect(try lib.store.vectorCount() == 5)
+    }
+
     @Test func withMeaningOffSearchIsWordsAndStatusSaysWhy() throws {
         let lib = try library(config: "[search]\nsemantic = false\n")
         try store(lib)
