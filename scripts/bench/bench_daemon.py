@@ -17,16 +17,13 @@ from bench.timing import pct
 from engramtest import PYTHON as PY
 from engramtest.bus import NAME, PROVIDER_PATH, wait_for_name
 from engramtest.daemon import Daemon
+from engramtest.system import rss_kb
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def rss_mb(pid):
-    with open("/proc/%d/status" % pid) as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return 0.0
+    return rss_kb(pid) / 1024
 
 
 def cpu_seconds(pid):

@@ -21,17 +21,11 @@ import time
 
 from bench.timing import pct
 from engramtest.bus import SessionBus
+from engramtest.system import free_display, rss_kb
 from engramtest.world import World
 
 QUERY = "network"
 TYPED = ["python library", "gnome shell", "text editor", "backup tool"]
-
-
-def free_display():
-    for n in range(150, 200):
-        if not os.path.exists(f"/tmp/.X11-unix/X{n}") and not os.path.exists(f"/tmp/.X{n}-lock"):
-            return n
-    raise RuntimeError("no free X display number")
 
 
 class Desktop:
@@ -39,7 +33,7 @@ class Desktop:
         self.world = World(base=os.path.join(bench.work, "window-world"), engram_dirs=False)
         self.bus = SessionBus(self.world.path("bus"), env=self.world.env)
         self.world.env["DBUS_SESSION_BUS_ADDRESS"] = self.bus.start()
-        n = free_display()
+        n = free_display(150, 200)
         self.procs = [subprocess.Popen(["Xvfb", f":{n}", "-screen", "0", "1280x900x24", "-nolisten", "tcp"],
                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)]
         deadline = time.monotonic() + 20
@@ -75,14 +69,6 @@ def read_until(proc, prefix, timeout=60):
 
 def fields(line):
     return dict(part.split("=", 1) for part in line.split()[1:] if "=" in part)
-
-
-def rss_kb(pid):
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    return 0
 
 
 def measure(bench):

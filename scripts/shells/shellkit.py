@@ -237,6 +237,35 @@ class World:
         self.folders.close()
 
 
+CACHE = os.environ.get("ENGRAM_ROOT_CACHE", "/var/cache/engram-tests")
+
+
+def plasma_workspace(world):
+    """plasma-workspace's Debian package unpacked, not installed (its help runner and its "executable" data engine,
+    without the Plasma session services it would bring into every suite's bus), for the Plasma the world runs: the
+    host's (5.27) in CACHE/plasma-workspace-5, a root's (6.3) in the root's /var/cache/engram-plasma-workspace, where
+    it stays with the root. Downloaded once; returns the unpacked tree's path as the harness sees it."""
+    folder = (os.path.join(world.root.path, "var", "cache", "engram-plasma-workspace") if world.root
+              else os.path.join(CACHE, "plasma-workspace-5"))
+    tree = os.path.join(folder, "x")
+    if os.path.isdir(os.path.join(tree, "usr")):
+        return tree
+    os.makedirs(folder, exist_ok=True)
+    for old in os.listdir(folder):
+        if old.endswith(".deb"):
+            os.remove(os.path.join(folder, old))
+    # A root may have package lists older than its mirror's: fetched again when the download needs them.
+    out = world.run(["sh", "-c", f"cd '{folder}' && {{ apt-get download plasma-workspace || "
+                     f"{{ apt-get update -qq && apt-get download plasma-workspace; }}; }}"],
+                    capture_output=True, text=True, timeout=600)
+    debs = [n for n in os.listdir(folder) if n.endswith(".deb")]
+    expect(out.returncode == 0 and debs, f"apt-get download plasma-workspace failed: {out.stderr.strip()[-300:]}")
+    shutil.rmtree(tree + ".tmp", ignore_errors=True)
+    subprocess.run(["dpkg-deb", "-x", os.path.join(folder, debs[0]), tree + ".tmp"], check=True)
+    os.rename(tree + ".tmp", tree)
+    return tree
+
+
 def root_from_argv(argv):
     """The Root named by `--root ROOT --deb DEB` in argv, or None."""
     if "--root" not in argv:

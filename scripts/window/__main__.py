@@ -24,18 +24,12 @@ from engramtest.bus import NAME, PROVIDER_IFACE, PROVIDER_PATH, SessionBus, wait
 from engramtest.daemon import Daemon
 from engramtest.engram import Engram
 from engramtest.report import Failed, Report, eventually, expect
+from engramtest.system import free_display
 from engramtest.world import World
 
 APP_NAME = "org.engram.Engram.App"
 HOSTILE = ('<b>bold</b> &amp; <span foreground="red">red</span> ${exec touch PWNED} %{F#f00}x%{F-} '
            '\u202eRTL override\u202c [gone](engram://memory/nope404)')
-
-
-def free_display():
-    for n in range(90, 140):
-        if not os.path.exists(f"/tmp/.X11-unix/X{n}") and not os.path.exists(f"/tmp/.X{n}-lock"):
-            return n
-    raise RuntimeError("no free X display number")
 
 
 class Window:
@@ -163,7 +157,7 @@ class Suite:
         self.bus = SessionBus(self.world.path("bus"), env=self.world.env)
         address = self.bus.start()
         self.world.env["DBUS_SESSION_BUS_ADDRESS"] = address
-        n = free_display()
+        n = free_display(90, 140)
         self.display = f":{n}"
         self.procs.append(subprocess.Popen(["Xvfb", self.display, "-screen", "0", "1280x900x24", "-nolisten", "tcp"],
                                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True))

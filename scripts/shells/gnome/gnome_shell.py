@@ -282,6 +282,15 @@ class GnomeShell:
             return False
 
 
+def check_while_alive(report, shell, checks, evidence):
+    """Runs each (name, check) in order, keeping evidence of a failure; stops, as a failure, once gnome-shell exited."""
+    for name, fn in checks:
+        report.check(name, fn, evidence)
+        if not shell.alive:
+            report.record(False, "the shell keeps running", "gnome-shell exited; see gnome-shell.log")
+            break
+
+
 def describe(rows):
     """Rows in one line, for failure messages."""
     if rows is None:

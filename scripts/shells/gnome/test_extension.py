@@ -23,7 +23,7 @@ import sys
 
 from shells import shellkit
 from shells.gnome.extension_checks import CHECKS, INSTALLED
-from shells.gnome.gnome_shell import GnomeShell
+from shells.gnome.gnome_shell import GnomeShell, check_while_alive
 from shells.gnome.indicator import LEGACY_UUID, MODERN_UUID, Context, enable, shell_version
 from shells.shellkit import eventually, expect
 
@@ -113,11 +113,7 @@ class Suite:
             if not r.check("the shell starts and the extension is enabled", self.checked(lambda ctx: self.starts()),
                            self.evidence):
                 return False
-            for name, fn in CHECKS:
-                r.check(name, self.checked(fn), self.evidence)
-                if not self.shell.alive:
-                    r.record(False, "the shell keeps running", "gnome-shell exited; see gnome-shell.log")
-                    break
+            check_while_alive(r, self.shell, [(name, self.checked(fn)) for name, fn in CHECKS], self.evidence)
         finally:
             self.shell.stop()
             self.world.close()
@@ -126,6 +122,5 @@ class Suite:
 
 
 if __name__ == "__main__":
-    root_from_argv = getattr(shellkit, "root_from_argv", lambda argv: None)  # --root ROOT --deb DEB, where supported
-    ok = Suite("--screenshots" in sys.argv, root_from_argv(sys.argv)).run()
+    ok = Suite("--screenshots" in sys.argv, shellkit.root_from_argv(sys.argv)).run()
     sys.exit(0 if ok else 1)

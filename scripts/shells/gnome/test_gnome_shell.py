@@ -21,7 +21,7 @@ import time
 from gi.repository import GLib
 
 from shells import shellkit
-from shells.gnome.gnome_shell import GnomeShell, PROVIDER, describe
+from shells.gnome.gnome_shell import GnomeShell, PROVIDER, check_while_alive, describe
 from shells.shellkit import Failed, expect, eventually
 
 OUT = os.path.join(shellkit.ROOT, "bench-out", "shells", "gnome")
@@ -296,7 +296,7 @@ class Suite:
         try:
             if not r.check("the shell starts with Engram's installed provider", self.starts, self.evidence):
                 return
-            for name, fn in [
+            checks = [
                 ("typing letter by letter shows Engram's rows, in order, described, with icons", self.typing_shows_rows),
                 ("typing on narrows through GetSubsearchResultSet", self.subsearch_narrows),
                 ("a query with no match hides the section", self.no_match_hides_the_section),
@@ -309,11 +309,8 @@ class Suite:
                 ("200 rapid keystrokes stall neither shell nor daemon", self.rapid_typing_stalls_nothing),
                 ("a memory found by meaning alone shows, saying so", self.a_meaning_only_match_shows),
                 ("the provider disabled in gsettings disappears", self.disabling_the_provider_removes_it),
-            ]:
-                r.check(name, fn, self.evidence)
-                if not self.shell.alive:
-                    r.record(False, "the shell keeps running", "gnome-shell exited; see gnome-shell.log")
-                    break
+            ]
+            check_while_alive(r, self.shell, checks, self.evidence)
         finally:
             self.shell.stop()
             self.world.close()

@@ -103,25 +103,16 @@ class Suite:
         return {self.steps[l["step"]]["name"]: l for l in lines}, took
 
     def help_runner(self):
-        """A plugin folder holding Plasma's own help runner (what KRunner lists for "?"), taken from this generation's
-        plasma-workspace package without installing it (the rest of Plasma is not needed); downloaded once a world."""
+        """A plugin folder holding only Plasma's own help runner (what KRunner lists for "?"), from this generation's
+        plasma-workspace package (shellkit.plasma_workspace)."""
         kf, qt = ("kf6", "qt6") if self.kf6 else ("kf5", "qt5")
         plugins = os.path.join(self.world.base, "plugins")
         dest = os.path.join(plugins, kf, "krunner", "helprunner.so")
-        if os.path.exists(dest):
-            return plugins
-        work = os.path.join(self.world.base, "plasma-workspace")
-        os.makedirs(work, exist_ok=True)
-        out = self.world.run(["sh", "-c", f"cd '{work}' && apt-get download plasma-workspace"], capture_output=True,
-                             text=True, timeout=600)
-        debs = [n for n in os.listdir(work) if n.endswith(".deb")]
-        expect(out.returncode == 0 and debs, f"apt-get download plasma-workspace failed: {out.stderr.strip()[-300:]}")
-        subprocess.run(["dpkg-deb", "-x", os.path.join(work, debs[0]), os.path.join(work, "x")], check=True)
-        source = os.path.join(work, "x", "usr", "lib", "x86_64-linux-gnu", qt, "plugins", kf, "krunner", "helprunner.so")
-        expect(os.path.exists(source), f"{debs[0]} has no {kf}/krunner/helprunner.so")
+        source = os.path.join(shellkit.plasma_workspace(self.world), "usr", "lib", "x86_64-linux-gnu", qt, "plugins", kf,
+                              "krunner", "helprunner.so")
+        expect(os.path.exists(source), f"plasma-workspace's package has no {kf}/krunner/helprunner.so")
         os.makedirs(os.path.dirname(dest), exist_ok=True)
         shutil.copy(source, dest)
-        shutil.rmtree(work)
         return plugins
 
     # ------------------------------------------------------------------ the session

@@ -33,12 +33,12 @@ import time
 from shells import shellkit
 from shells.shellkit import expect, eventually
 from engramtest.bus import wait_for_name
+from engramtest.system import free_display
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(shellkit.ROOT, "bench-out", "shells", "plasma")
 APPLET = "org.engram.Engram.plasmoid"
 SOURCE = os.path.join(shellkit.ROOT, "Desktop", "plasma", APPLET)
-CACHE = os.environ.get("ENGRAM_ROOT_CACHE", "/var/cache/engram-tests")
 QML_ERROR = re.compile(r"Error|TypeError|ReferenceError|Unable to assign|Binding loop|is not a type|requires a version|"
                        r"is not installed|Cannot|undefined")
 
@@ -65,13 +65,6 @@ BREAKS = {
 }
 
 
-def free_display():
-    for n in range(140, 200):
-        if not os.path.exists(f"/tmp/.X11-unix/X{n}") and not os.path.exists(f"/tmp/.X{n}-lock"):
-            return n
-    raise RuntimeError("no free X display number")
-
-
 def ocr(png):
     """The text tesseract reads in a screenshot, twice: grey and scaled up 4× (buttons, the focused one too), and black
     and white at 3× (the red warning); both readings, one after the other."""
@@ -91,41 +84,15 @@ def squash(text):
     return re.sub(r"\s+", "", text).lower()
 
 
-def executable_engine_6(world):
-    """QT_PLUGIN_PATH entry (inside the world's root) holding Plasma 6's executable data engine, from plasma-workspace
-    6's package unpacked into the world's folder."""
-    work = os.path.join(world.base, "pw6")
-    os.makedirs(work, exist_ok=True)
-    out = world.run(["sh", "-c", f"cd '{work}' && {{ apt-get download plasma-workspace || "
-                     f"{{ apt-get update -qq && apt-get download plasma-workspace; }}; }}"], capture_output=True, text=True,
-                    timeout=600)
-    debs = glob.glob(os.path.join(work, "plasma-workspace_*.deb"))
-    expect(out.returncode == 0 and debs, f"apt-get download plasma-workspace in the root: {out.stderr.strip()[-300:]}")
-    subprocess.run(["dpkg-deb", "-x", debs[0], os.path.join(work, "x")], check=True)
-    found = glob.glob(os.path.join(work, "x", "usr", "lib", "*", "qt6", "plugins", "plasma5support", "dataengine",
-                                   "plasma_engine_executable.so"))
-    expect(found, "no plasma5support/dataengine/plasma_engine_executable.so in plasma-workspace 6's package")
-    return os.path.dirname(os.path.dirname(os.path.dirname(found[0])))
-
-
-def executable_engine_5():
-    """QT_PLUGIN_PATH entry holding Plasma 5's executable data engine, or None when the system has it."""
-    system = glob.glob("/usr/lib/*/qt5/plugins/plasma/dataengine/plasma_engine_executable.so")
-    if system:
+def executable_engine(world, generation):
+    """The QT_PLUGIN_PATH entry holding the "executable" data engine of plasma-workspace's package for this generation
+    (shellkit.plasma_workspace), or None when the system has the engine installed (a Plasma desktop)."""
+    qt, engines = ("qt6", "plasma5support/dataengine") if generation == 6 else ("qt5", "plasma/dataengine")
+    if not world.root and glob.glob(f"/usr/lib/*/{qt}/plugins/{engines}/plasma_engine_executable.so"):
         return None
-    folder = os.path.join(CACHE, "plasma-workspace-5")
-    found = glob.glob(os.path.join(folder, "x", "usr", "lib", "*", "qt5", "plugins", "plasma", "dataengine",
+    found = glob.glob(os.path.join(shellkit.plasma_workspace(world), "usr", "lib", "*", qt, "plugins", engines,
                                    "plasma_engine_executable.so"))
-    if not found:
-        os.makedirs(folder, exist_ok=True)
-        for old in glob.glob(os.path.join(folder, "*.deb")):
-            os.remove(old)
-        subprocess.run(["apt-get", "download", "plasma-workspace"], cwd=folder, check=True, capture_output=True)
-        deb = glob.glob(os.path.join(folder, "plasma-workspace_*.deb"))[0]
-        subprocess.run(["dpkg-deb", "-x", deb, os.path.join(folder, "x")], check=True)
-        found = glob.glob(os.path.join(folder, "x", "usr", "lib", "*", "qt5", "plugins", "plasma", "dataengine",
-                                       "plasma_engine_executable.so"))
-    expect(found, "no plasma_engine_executable.so in plasma-workspace's package")
+    expect(found, f"no {engines}/plasma_engine_executable.so in plasma-workspace's package")
     return os.path.dirname(os.path.dirname(os.path.dirname(found[0])))
 
 
@@ -205,10 +172,10 @@ class Suite:
         shutil.copytree(os.path.join(HERE, containment),
                         os.path.join(testdata, "plasma", "plasmoids", f"org.engram.test.{containment}"))
         w.env["XDG_DATA_DIRS"] = f"{testdata}:{w.env['XDG_DATA_DIRS']}"
-        plugins = executable_engine_6(w) if self.generation == 6 else executable_engine_5()
+        plugins = executable_engine(w, self.generation)
         if plugins:
             w.env["QT_PLUGIN_PATH"] = plugins
-        n = free_display()
+        n = free_display(140, 200)
         self.display = f":{n}"
         # The X server runs here (programs inside a root reach it through /tmp/.X11-unix, bound in).
         w.start(["Xvfb", self.display, "-screen", "0", "1024x768x24", "-nolisten", "tcp"], "xvfb.log", host=True)

@@ -25,6 +25,7 @@ from stress.lib.stresslib import fail, finish, require_name, stop
 
 ENGRAM = os.environ["ENGRAM"]
 from engramtest import ROOT  # noqa: E402
+from engramtest.system import rss_kb  # noqa: E402
 OUT = os.environ.get("STRESS_OUT") or tempfile.mkdtemp(prefix="stress-3-")
 CALLS = int(os.environ.get("DBUS_STRESS_CALLS", "10000"))
 EVERY = int(os.environ.get("DBUS_STRESS_EVERY", "20"))
@@ -62,14 +63,6 @@ STANDARD = {"org.freedesktop.DBus.Properties": {"Get": "ss", "GetAll": "s", "Set
 SIGNATURES = ["", "s", "i", "u", "t", "x", "b", "d", "y", "n", "q", "o", "g", "v", "as", "ay", "au", "ai", "aas", "a{sv}",
               "a{ss}", "(ss)", "(sas)", "ss", "su", "sas", "asas", "sasu", "ssass", "ssv", "sss", "ssss", "ssssss", "asu",
               "aa{sv}", "a(sss)", "a(sssida{sv})", "sv", "uu", "ssasss"]
-
-def rss_kb(pid):
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    return 0
-
 
 BIG_LISTS = {}
 
