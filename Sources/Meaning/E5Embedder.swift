@@ -4,7 +4,7 @@ import Foundation
 /// opened with `dlopen` so that Engram runs without it: `scripts/install-model.sh` installs both at install time.
 ///
 /// Queries and passages get e5's "query: " and "passage: " prefixes (the engine's `is_query`). The engine runs
-/// one text at a time on all cores (OpenMP). It keeps no state between calls (the model is mapped read-only, each
+/// a pass of one or several texts on all cores (OpenMP). It keeps no state between calls (the model is mapped read-only, each
 /// call allocates its own buffers), so calls are not serialized: a search's query never waits for the background
 /// embedder's batch (a lock around whole batches made searches during a capture flood wait up to 2 s).
 public final class E5Embedder: Embedder, @unchecked Sendable {
@@ -13,6 +13,7 @@ public final class E5Embedder: Embedder, @unchecked Sendable {
     private let library: UnsafeMutableRawPointer
     private let model: OpaquePointer
     private let embedOne: @convention(c) (OpaquePointer, UnsafePointer<CChar>, Int32, UnsafeMutablePointer<Float>) -> Int32
+    private let embedMany: (@convention(c) (OpaquePointer, UnsafePointer<UnsafePointer<CChar>?>, Int32, Int32, UnsafeMutablePointer<Float>) -> Int32)?
 
     /// The longest text embedded, in bytes: the model reads at most 512 tokens, so the rest would be work for nothing.
     static let maxTextBytes = 2048
@@ -22,9 +23,12 @@ public final class E5Embedder: Embedder, @unchecked Sendable {
         guard FileManager.default.fileExists(atPath: modelPath) else {
             throw MeaningUnavailable("the model file \(modelPath) is missing")
         }
-        // OpenMP's workers spin between texts by default: on a busy desktop (or two cores) that burns the CPU the
-        // other programs need and made embedding ten times slower here. Let them sleep unless told otherwise.
-        setenv("OMP_WAIT_POLICY", "PASSIVE", 0)
+        // OpenMP's workers wait between the ~100 parallel steps of one pass. Sleeping at once (OMP_WAIT_POLICY=PASSIVE)
+        // costs a wake-up per step: a question took 16 ms p50 instead of 6.5 (two cores, `make bench`'s
+        // meaning_speed). Spinning for libgomp's default 300,000 rounds burns the CPU other programs need between
+        // texts and made embedding ten times slower here. A short spin (about 0.1 ms) keeps the pass's steps
+        // together and lets the workers sleep once it ends. Either variable set by the person decides instead.
+        if getenv("OMP_WAIT_POLICY") == nil { setenv("GOMP_SPINCOUNT", "20000", 0) }
         guard let lib = dlopen(enginePath, RTLD_NOW | RTLD_LOCAL) else {
             throw MeaningUnavailable("the engine \(enginePath) cannot be loaded: \(String(cString: dlerror()))")
         }
@@ -36,6 +40,8 @@ public final class E5Embedder: Embedder, @unchecked Sendable {
             let load = try symbol("e5_load", (@convention(c) (UnsafePointer<CChar>) -> OpaquePointer?).self)
             let dim = try symbol("e5_dim", (@convention(c) (OpaquePointer) -> Int32).self)
             embedOne = try symbol("e5_embed", (@convention(c) (OpaquePointer, UnsafePointer<CChar>, Int32, UnsafeMutablePointer<Float>) -> Int32).self)
+            embedMany = try? symbol("e5_embed_batch", (@convention(c) (OpaquePointer, UnsafePointer<UnsafePointer<CChar>?>, Int32, Int32,
+                                                                    UnsafeMutablePointer<Float>) -> Int32).self)
             guard let m = load(modelPath) else {
                 throw MeaningUnavailable("the model file \(modelPath) is damaged (the engine could not load it)")
             }
@@ -58,31 +64,72 @@ public final class E5Embedder: Embedder, @unchecked Sendable {
         }
     }
 
-    /// Makes the calling thread a background embedder: lowest CPU priority, and one OpenMP thread for the regions it
-    /// starts (OpenMP's thread count is per thread), so embedding thousands of notes never slows a search or the desktop.
+    /// Makes the calling thread a background embedder: it runs only when no other thread wants the CPU (Linux's
+    /// SCHED_IDLE, else the lowest priority), with one OpenMP thread for the regions it starts (OpenMP's thread count
+    /// is per thread), so embedding thousands of notes never slows a search or the desktop.
     public func runInBackground() {
-        // On Linux the "process" priority of a thread id is that thread's own (nice is per thread); the thread id is
-        // the last part of /proc/thread-self.
+        // On Linux the "process" priority and policy of a thread id are that thread's own; the thread id is the last
+        // part of /proc/thread-self.
         var link = [CChar](repeating: 0, count: 64)
         if readlink("/proc/thread-self", &link, 63) > 0,
            let tid = String(cString: link).split(separator: "/").last.flatMap({ id_t($0) }) {
             setpriority(__priority_which_t(PRIO_PROCESS.rawValue), tid, 19)
+            var param = sched_param(sched_priority: 0)
+            _ = sched_setscheduler(pid_t(tid), 5 /* SCHED_IDLE, hidden behind _GNU_SOURCE */, &param)
         }
         if let p = dlsym(library, "omp_set_num_threads") ?? dlsym(UnsafeMutableRawPointer(bitPattern: -2), "omp_set_num_threads") {
             unsafeBitCast(p, to: (@convention(c) (Int32) -> Void).self)(1)
         }
     }
 
+    /// The most text, in bytes, run through the model in one pass: texts embedded together share each layer's
+    /// weights (unpacked once per pass instead of once per text), which makes a batch of short notes about twice as
+    /// fast per note; the budget keeps the pass's activations to some 20 MB (about 4,000 tokens).
+    static let batchBytes = 16 * 1024
+
     public func embed(_ texts: [String], as role: EmbedRole) throws -> [[Float]] {
-        try texts.map { text in
-            var out = [Float](repeating: 0, count: dimension)
-            let cut = Self.clip(text)
-            let status = out.withUnsafeMutableBufferPointer { buffer in
-                cut.withCString { embedOne(model, $0, role == .query ? 1 : 0, buffer.baseAddress!) }
+        let cut = texts.map(Self.clip)
+        var vectors: [[Float]] = []
+        vectors.reserveCapacity(cut.count)
+        var start = 0
+        while start < cut.count {
+            var end = start + 1, bytes = cut[start].utf8.count
+            while end < cut.count, bytes + cut[end].utf8.count <= Self.batchBytes {
+                bytes += cut[end].utf8.count
+                end += 1
             }
-            guard status == 0 else { throw MeaningUnavailable("the model could not embed a text (status \(status))") }
-            return out
+            vectors += try embedTogether(cut[start..<end], role)
+            start = end
         }
+        return vectors
+    }
+
+    /// One pass of the model over texts already clipped: the engine's batch call when it has one and there is more
+    /// than one text (each text's vector is the same as embedded alone: attention stays within a text).
+    private func embedTogether(_ texts: ArraySlice<String>, _ role: EmbedRole) throws -> [[Float]] {
+        let isQuery: Int32 = role == .query ? 1 : 0
+        var out = [Float](repeating: 0, count: dimension * texts.count)
+        let status: Int32
+        if texts.count > 1, let embedMany {
+            let copies = texts.map { strdup($0) }
+            defer { copies.forEach { free($0) } }
+            let pointers: [UnsafePointer<CChar>?] = copies.map { $0.map { UnsafePointer($0) } }
+            guard !pointers.contains(where: { $0 == nil }) else { throw MeaningUnavailable("out of memory for \(texts.count) texts") }
+            status = out.withUnsafeMutableBufferPointer { buffer in
+                pointers.withUnsafeBufferPointer { embedMany(model, $0.baseAddress!, Int32(texts.count), isQuery, buffer.baseAddress!) }
+            }
+        } else {
+            var worst: Int32 = 0
+            out.withUnsafeMutableBufferPointer { buffer in
+                for (i, text) in texts.enumerated() {
+                    let s = text.withCString { embedOne(model, $0, isQuery, buffer.baseAddress! + i * dimension) }
+                    if s != 0 { worst = s }
+                }
+            }
+            status = worst
+        }
+        guard status == 0 else { throw MeaningUnavailable("the model could not embed a text (status \(status))") }
+        return (0..<texts.count).map { Array(out[$0 * dimension..<($0 + 1) * dimension]) }
     }
 
     /// The text cut to `maxTextBytes` on a character boundary, without NUL bytes (C strings end there).

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Daemon
 import EngramCore
+import Foundation
 import Logging
 
 /// `engram daemon`: serve desktop search and keep the index, until stopped.
@@ -19,11 +20,11 @@ struct DaemonCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Flag(name: .shortAndLong, help: "Log every search and index pass (debug level).")
+    @Flag(name: .shortAndLong, help: "Log every search and index pass (debug level); so does ENGRAM_VERBOSE=1 in the environment of a daemon the bus or systemd starts.")
     var verbose = false
 
     func run() throws {
-        let level: Logger.Level = verbose ? .debug : .info
+        let level: Logger.Level = verbose || ProcessInfo.processInfo.environment["ENGRAM_VERBOSE"] == "1" ? .debug : .info
         LoggingSystem.bootstrap { JournalLogHandler(label: $0, level: level) }
         let daemon = EngramDaemon(options: EngramDaemon.Options(paths: global.paths), log: Logger(label: "engram.daemon"))
         let status = try Live.wait { await daemon.run() }

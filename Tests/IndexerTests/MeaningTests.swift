@@ -267,4 +267,27 @@ struct MeaningTests {
         _ = try lib.applyPending()
         #expect(try !lib.search(SearchRequest(query: "why does my container keep rebooting")).hits.contains { $0.id == "m4" })
     }
+
+    /// Texts embedded together (the background pass) get the vectors each gets alone: the batch's texts never see
+    /// each other, and every vector lands in its own text's place, short and long texts mixed.
+    @Test func aBatchEmbedsEachTextAsItWouldAlone() throws {
+        guard FileManager.default.fileExists(atPath: Self.modelDirectory + "/libe5.so") else {
+            Issue.record("the meaning model is not installed in \(Self.modelDirectory): run `make model` (make test does)")
+            return
+        }
+        let e5 = try E5Embedder(enginePath: Self.modelDirectory + "/libe5.so", modelPath: Self.modelDirectory + "/e5-small-q4.bin")
+        let texts = ["Kubernetes pods restart when the liveness probe fails too often.",
+                     String(repeating: "A long imported page about sourdough hydration and the levain's schedule. ", count: 40),
+                     "dentist", "Grandma's lentil soup: cumin, lemon, lots of garlic.", "Ж ü 日本語 ✓"]
+        let alone = try texts.map { try e5.embed([$0], as: .passage)[0] }
+        let together = try e5.embed(texts, as: .passage)
+        #expect(together.count == texts.count)
+        for (i, (a, b)) in zip(alone, together).enumerated() {
+            let cosine = zip(a, b).reduce(Float(0)) { $0 + $1.0 * $1.1 }
+            #expect(cosine > 0.9999, "text \(i): cosine \(cosine) between its vector alone and in the batch")
+        }
+        // And the texts stay apart: the soup is not the pods.
+        let cross = zip(together[0], together[3]).reduce(Float(0)) { $0 + $1.0 * $1.1 }
+        #expect(cross < 0.95)
+    }
 }

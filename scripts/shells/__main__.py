@@ -28,7 +28,8 @@ def main(argv):
         deb, argv = os.path.abspath(argv[1]), argv[2:]
     engram = os.path.abspath(argv[0]) if argv else os.path.join(ROOT, ".build", "debug", "engram")
     os.chdir(ROOT)
-    env = child_env(dict(os.environ, ENGRAM_BIN=engram))
+    # The daemons log every search (debug level), so a failed check's log says what each search found.
+    env = child_env(dict(os.environ, ENGRAM_BIN=engram, ENGRAM_VERBOSE="1"))
     if subprocess.run(["scripts/install-deps.sh", "--shells"]).returncode != 0:
         sys.exit("shells: cannot install gnome-shell and the KRunner QML modules")
     for tool in ("generate-manual", "engram-feed"):

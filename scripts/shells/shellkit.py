@@ -105,6 +105,8 @@ class World:
             "ENGRAM_SHELLS_LAUNCHES": self.launches,
             "LANG": "C.UTF-8",
         })
+        if os.environ.get("ENGRAM_VERBOSE") == "1":  # the daemon logs every search to the session bus's log
+            self.env["ENGRAM_VERBOSE"] = "1"
         self.data_dir = self.folders.data
         self.engram = os.path.join(self.prefix, "bin", "engram")
         self._install(engram_build)

@@ -87,6 +87,16 @@ class Suite:
         m = self.world.memory(item_id.rsplit("/", 1)[-1])
         return m["type"] if m else None
 
+    def what_the_daemon_and_shell_said(self):
+        """The daemon's last searches (its debug log: ENGRAM_VERBOSE) and the shell's provider errors, for a failure."""
+        def tail(name, needle, n):
+            try:
+                return [l.strip() for l in open(os.path.join(OUT, name), errors="replace") if needle in l][-n:]
+            except OSError:
+                return []
+        return (f"the daemon's last searches: {tail('session-bus.log', 'searched', 3) or 'none logged'}; the shell's provider "
+                f"errors: {tail('gnome-shell.log', 'search provider', 2) or 'none'}")
+
     # ------------------------------------------------------------------ checks
 
     def starts(self):
@@ -95,6 +105,9 @@ class Suite:
                                          self.shell.env["DBUS_SESSION_BUS_ADDRESS"],
                                          "type='method_call',interface='org.gnome.Shell.SearchProvider2'"],
                                         "provider-calls.log")
+        self.replies = self.world.start(["stdbuf", "-oL", "dbus-monitor", "--address",
+                                         self.shell.env["DBUS_SESSION_BUS_ADDRESS"],
+                                         "type='method_return'", "type='error'"], "provider-replies.log")
         providers = self.shell.providers()
         expect(PROVIDER in providers, f"the shell loaded providers {providers}, not Engram's "
                                       f"({self.world.prefix}/share/gnome-shell/search-providers/ was installed)")
@@ -156,7 +169,10 @@ class Suite:
     def hostile_text_is_shown_literally(self):
         self.world.run_engram("remember", "--type", "note", HOSTILE)
         self.search_fresh("zebraquill")
-        rows = self.shell.wait_for_rows(lambda r: len(r) == 1)
+        try:
+            rows = self.shell.wait_for_rows(lambda r: len(r) == 1)
+        except Failed as failure:
+            raise Failed(f"{failure}; {self.what_the_daemon_and_shell_said()}")
         drawn = [l["text"] for l in self.shell.labels()[0]]
         expect(HOSTILE in drawn, f"the memory is drawn as {drawn}, not literally as {HOSTILE!r}")
         expect(not os.path.exists(self.world.host_path("/tmp/engram-pwned")), "something ran the ${exec …} in the text")
