@@ -56,8 +56,11 @@ public final class E5Embedder: Embedder, @unchecked Sendable {
         library = lib
         let size = (try? FileManager.default.attributesOfItem(atPath: modelPath)[.size] as? Int) ?? 0
         modelID = "\((modelPath as NSString).lastPathComponent)#\(size)"
-        // A model file that loads but gives no unit vector is as broken as one that does not load.
-        let probe = try embed(["a short check"], as: .passage)[0]
+        // A model file that loads but gives no unit vector is as broken as one that does not load. The check runs on
+        // one OpenMP thread: a pass on more leaves a team of idle workers behind on whichever thread loaded the model,
+        // and once libgomp manages more threads than there are cores, every team's workers sleep between the pass's
+        // ~100 steps instead of spinning briefly (a question in the daemon took 15.7 ms p50 instead of 8).
+        let probe = try Self.onOneThread(lib) { try embed(["a short check"], as: .passage)[0] }
         let norm = probe.reduce(0) { $0 + $1 * $1 }
         guard abs(norm - 1) < 0.05, probe.allSatisfy(\.isFinite) else {
             throw MeaningUnavailable("the model file \(modelPath) is damaged (its vectors are not unit length)")
@@ -68,6 +71,11 @@ public final class E5Embedder: Embedder, @unchecked Sendable {
     /// SCHED_IDLE, else the lowest priority), with one OpenMP thread for the regions it starts (OpenMP's thread count
     /// is per thread), so embedding thousands of notes never slows a search or the desktop.
     public func runInBackground() {
+        // Never the thread that runs on every core: the first embedding elsewhere takes that.
+        coresLock.withLock {
+            if let owner = allCoresThread, pthread_equal(owner, pthread_self()) != 0 { allCoresThread = nil }
+            backgroundThreads.insert(pthread_self())
+        }
         // On Linux the "process" priority and policy of a thread id are that thread's own; the thread id is the last
         // part of /proc/thread-self.
         var link = [CChar](repeating: 0, count: 64)
@@ -80,6 +88,43 @@ public final class E5Embedder: Embedder, @unchecked Sendable {
         if let p = dlsym(library, "omp_set_num_threads") ?? dlsym(UnsafeMutableRawPointer(bitPattern: -2), "omp_set_num_threads") {
             unsafeBitCast(p, to: (@convention(c) (Int32) -> Void).self)(1)
         }
+    }
+
+    // The one thread whose passes run on every core. libgomp keeps a team of workers for each thread that ever ran
+    // a pass on several threads; once it manages more threads than there are cores, every team's workers sleep
+    // between a pass's ~100 steps instead of spinning briefly, and a question takes twice as long (15.7 ms p50
+    // instead of 7.9 in the daemon). So only one thread per process does: the one that claims them (the daemon's
+    // question thread), else the first to embed. Every other thread's passes run on one core.
+    private let coresLock = NSLock()
+    nonisolated(unsafe) private var allCoresThread: pthread_t?
+    nonisolated(unsafe) private var backgroundThreads: Set<pthread_t> = []
+
+    /// Makes the calling thread the one whose passes run on every core (the daemon's question thread).
+    public func claimAllCores() {
+        coresLock.withLock { allCoresThread = pthread_self() }
+    }
+
+    private func mayUseAllCores() -> Bool {
+        coresLock.withLock {
+            let me = pthread_self()
+            if backgroundThreads.contains(me) { return false }  // one thread already (runInBackground)
+            guard let owner = allCoresThread else {
+                allCoresThread = me
+                return true
+            }
+            return pthread_equal(owner, me) != 0
+        }
+    }
+
+    /// Runs body with the calling thread's OpenMP regions on one thread, then gives the thread its own count back.
+    private static func onOneThread<T>(_ library: UnsafeMutableRawPointer, _ body: () throws -> T) rethrows -> T {
+        typealias Set = @convention(c) (Int32) -> Void
+        typealias Get = @convention(c) () -> Int32
+        guard let set = dlsym(library, "omp_set_num_threads"), let get = dlsym(library, "omp_get_max_threads") else { return try body() }
+        let before = unsafeBitCast(get, to: Get.self)()
+        unsafeBitCast(set, to: Set.self)(1)
+        defer { unsafeBitCast(set, to: Set.self)(before) }
+        return try body()
     }
 
     /// The most text, in bytes, run through the model in one pass: texts embedded together share each layer's
@@ -98,7 +143,8 @@ public final class E5Embedder: Embedder, @unchecked Sendable {
                 bytes += cut[end].utf8.count
                 end += 1
             }
-            vectors += try embedTogether(cut[start..<end], role)
+            vectors += try mayUseAllCores() ? embedTogether(cut[start..<end], role)
+                                            : Self.onOneThread(library) { try embedTogether(cut[start..<end], role) }
             start = end
         }
         return vectors
