@@ -49,6 +49,17 @@ public enum QueryShape {
         return words
     }
 
+    /// Whether the query narrows on purpose: a field (`type:note`, `ctx:work`), a word required or excluded (`+x`,
+    /// `-x`) or an operator (`AND`, `NOT`, …). Such a query is never widened to some of its words.
+    public static func narrowsOnPurpose(_ query: String) -> Bool {
+        query.split(whereSeparator: \.isWhitespace).contains { token in
+            if let first = token.first, first == "-" || first == "+", token.count > 1 { return true }
+            if let colon = token.firstIndex(of: ":"),
+               fields.contains(token[..<colon].trimmingCharacters(in: CharacterSet(charactersIn: "(\"")).lowercased()) { return true }
+            return ["AND", "OR", "NOT", "XOR", "NEAR", "ADJ"].contains(String(token))
+        }
+    }
+
     /// A question in ordinary words: plain words, and three content words or more, or question-shaped.
     public static func isNatural(_ query: String) -> Bool {
         guard let words = plainWords(query), words.count >= 2 else { return false }

@@ -33,10 +33,17 @@ import Testing
         #expect(try all("sourdough NOT flour") == ["q1", "i1", "n1", "x1"])
         #expect(try all("sourdough -flour") == ["q1", "i1", "n1", "x1"])
         #expect(try all("\"starter app\"") == ["i1"])
-        #expect(try all("\"app starter\"").isEmpty, "a phrase is a phrase")
+        // A phrase is a phrase: "app starter" matches nothing as written, and says so before listing memories with
+        // some of its words.
+        let phrase = try e.run(["search", "--all", "\"app starter\""])
+        #expect(phrase.stderr.contains("Nothing matched your search as written"), "\(phrase.stdout) \(phrase.stderr)")
         #expect(try all("run") == ["r1"], "stemming: run finds running")
         #expect(try all("created:2024-01-01..2024-01-01 sourdough") == ["q1", "t1", "i1", "x1"])
-        #expect(try all("ctx:work sourdough").isEmpty)
+        #expect(try all("ctx:work sourdough").isEmpty, "a field narrows on purpose: never widened")
+        #expect(try all("type:note launcher sourdough").isEmpty)
+        // Nothing has every word (a word written as syntax, as in Debian's synopsis "Golang .wav reader and writer"):
+        // the memories with some of them, the one with most first, never an empty list.
+        #expect(try e.searchIDs("unswept crumb .wav", extra: ["--all"]).first == "x1")
         #expect(try e.searchIDs("sourdough", extra: ["--all", "--kind", "curriculum"]).isEmpty)
     }
 
