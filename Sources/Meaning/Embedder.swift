@@ -16,12 +16,6 @@ public protocol Embedder: AnyObject, Sendable {
     var dimension: Int { get }
     /// One unit-length vector per text, in order.
     func embed(_ texts: [String], as role: EmbedRole) throws -> [[Float]]
-    /// Makes the calling thread the one whose embedding runs on every core (the daemon's question thread).
-    func claimAllCores()
-}
-
-extension Embedder {
-    public func claimAllCores() {}
 }
 
 /// Why meaning search is off, as a sentence for `engram index status`.

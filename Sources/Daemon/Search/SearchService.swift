@@ -90,7 +90,6 @@ final class SearchService: Service, @unchecked Sendable {
         questionQueue.async {
             // The same question asked again meanwhile (a shell repeating a search) is embedded once.
             let needed = self.queue.sync { !meaning.hasVector(for: question) }
-            meaning.embedder.claimAllCores()
             let start = ContinuousClock.now
             let vector = needed ? try? meaning.embedder.embed([question], as: .query).first : nil
             if needed { self.log.debug("embedded a question", metadata: ["ms": "\(IndexKeeper.ms(since: start))"]) }
