@@ -89,19 +89,27 @@ final class IntentAlerts: @unchecked Sendable {
                             hints: ["desktop-entry": .string("org.engram.Engram")])
     }
 
+    /// The last notification posted: each post waits for the one before it, so that a shortcut's steps show in the
+    /// order they ran (two posts, each a task of its own, once reached the server the other way round).
+    private let lastPost = Mutex<Task<Void, Never>?>(nil)
+
     private func post(summary: String, body: String, actions: [NotificationAction], shown entry: Shown) {
         let server = self.server
-        Task {
-            do {
-                let request = Self.request(summary: summary, body: body, actions: actions, markup: await server.readsBodyMarkup())
-                let id = try await server.notify(request)
-                self.shown.withLock { shown in
-                    // Servers that never report closing (GNOME keeps a few per app) must not make this grow forever.
-                    if shown.count >= Self.remembered { shown.removeAll() }
-                    shown[id] = entry
+        lastPost.withLock { last in
+            let previous = last
+            last = Task {
+                await previous?.value
+                do {
+                    let request = Self.request(summary: summary, body: body, actions: actions, markup: await server.readsBodyMarkup())
+                    let id = try await server.notify(request)
+                    self.shown.withLock { shown in
+                        // Servers that never report closing (GNOME keeps a few per app) must not make this grow forever.
+                        if shown.count >= Self.remembered { shown.removeAll() }
+                        shown[id] = entry
+                    }
+                } catch {
+                    self.log.warning("could not show a notification", metadata: ["error": "\(error)"])
                 }
-            } catch {
-                self.log.warning("could not show a notification", metadata: ["error": "\(error)"])
             }
         }
     }
