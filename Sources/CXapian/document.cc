@@ -30,7 +30,11 @@ Xapian::Document build_document(Xapian::TermGenerator &generator, const cx_docum
 
     const std::string body = to_string(fields.body);
     generator.set_document(doc);
-    generator.index_text(title, 1, prefix::title);
+    // The title's prefixed copy (for `title:`) is indexed with no within-document frequency: it matches and keeps
+    // its positions, but adds nothing to the document's length. Counted, it made every document look longer by its
+    // first line, and BM25's length normalisation ranked known items lower than plain BM25 does (Debian set MRR@10
+    // 0.834 against 0.836 over the same text; `bench.words_vs_bm25`).
+    generator.index_text(title, 0, prefix::title);
     // A memory's title is its first line, already in the body: index it once.
     if (body.compare(0, title.size(), title) != 0) {
         generator.index_text(title);

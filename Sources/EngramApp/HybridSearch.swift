@@ -7,10 +7,13 @@ import Meaning
 /// vectors. One per process (the daemon's search queue, a command); not for use from two threads at once.
 public final class MeaningSearch: @unchecked Sendable {
     public let embedder: any Embedder
-    private let store: Store
+    fileprivate let store: Store
     private let cache: VectorCache
     private var recent: [String: [Float]] = [:]
     private var recentOrder: [String] = []
+    /// Vectors made at query time for word hits not embedded yet, by `kind:id`, with their text's hash.
+    fileprivate var interim: [String: (hash: String, vector: [Float])] = [:]
+    fileprivate var interimOrder: [String] = []
 
     /// How many neighbours are considered for fusion.
     public static let neighbourCount = 40
@@ -74,15 +77,52 @@ public final class MeaningSearch: @unchecked Sendable {
     }
 
     /// The items nearest the query by meaning, best first, within `relativeCutoff` of the best and above
-    /// `absoluteFloor`.
-    public func neighbours(_ query: String) throws -> [(kind: IndexKind, id: String, score: Float)] {
-        let found = try vectors().nearest(try queryVector(query), k: Self.neighbourCount)
+    /// `absoluteFloor`. Among `unembedded` (the best word hits), those the background pass has not reached yet (a
+    /// fresh import) are embedded now, at most `interimPerQuery` (their first passage), and scored with the rest:
+    /// what was just imported is found by meaning for what is asked before the pass gets to it.
+    public func neighbours(_ query: String, alsoScoring unembedded: [(kind: IndexKind, id: String)] = []) throws
+        -> [(kind: IndexKind, id: String, score: Float)] {
+        let index = try vectors()
+        let vector = try queryVector(query)
+        var found = index.nearest(vector, k: Self.neighbourCount)
+        let extra = try interimScores(unembedded.filter { !index.contains($0.kind.rawValue + ":" + $0.id) }, vector)
+        if !extra.isEmpty {
+            found = Array((found + extra).sorted { $0.score != $1.score ? $0.score > $1.score : $0.key < $1.key }.prefix(Self.neighbourCount))
+        }
         guard let best = found.first?.score else { return [] }
         let keep = max(best - FusionWeights.current.cutoff, Self.absoluteFloor)
         return found.filter { $0.score >= keep }.compactMap { hit in
             let parts = hit.key.split(separator: ":", maxSplits: 1)
             guard parts.count == 2, let kind = IndexKind(rawValue: String(parts[0])) else { return nil }
             return (kind, String(parts[1]), hit.score)
+        }
+    }
+}
+
+extension MeaningSearch {
+    /// Word hits without a vector embedded per query, at most.
+    public static let interimPerQuery = 4
+
+    /// The cosine of each item's interim vector (made now if need be, kept for the next queries) with the query's.
+    func interimScores(_ items: [(kind: IndexKind, id: String)], _ query: [Float]) throws -> [(key: String, score: Float)] {
+        var texts: [(key: String, hash: String, text: String)] = []
+        let hasher = MeaningIndexer(store: store, embedder: embedder)
+        for item in items where item.kind == .memory {
+            guard texts.count < Self.interimPerQuery, let m = try store.memory(id: item.id) else { continue }
+            let text = MeaningIndexer.text(of: m)
+            texts.append((item.kind.rawValue + ":" + item.id, hasher.hash(text), text))
+        }
+        let missing = texts.filter { interim[$0.key]?.hash != $0.hash }
+        if !missing.isEmpty {
+            let made = try embedder.embed(missing.map { Passages.split($0.text)[0] }, as: .passage)
+            for (t, v) in zip(missing, made) {
+                if interim[t.key] == nil { interimOrder.append(t.key) }
+                interim[t.key] = (t.hash, v)
+            }
+            while interimOrder.count > 256 { interim[interimOrder.removeFirst()] = nil }
+        }
+        return texts.compactMap { t in
+            interim[t.key].map { (t.key, zip($0.vector, query).reduce(Float(0)) { $0 + $1.0 * $1.1 }) }
         }
     }
 }
@@ -134,7 +174,7 @@ extension IndexReader {
         var lexical = try search(wide)
         let neighbours: [(kind: IndexKind, id: String, score: Float)]
         do {
-            neighbours = try meaning.neighbours(meaningText)
+            neighbours = try meaning.neighbours(meaningText, alsoScoring: lexical.hits.prefix(10).map { ($0.kind, $0.id) })
         } catch {
             lexical.notice = [lexical.notice, "meaning search failed (\(error)); words only"].compactMap { $0 }.joined(separator: "; ")
             return page(lexical, request)

@@ -7,9 +7,11 @@ extension Library {
     /// The embedder for this library's config, or why meaning search is off.
     public var meaningModel: Result<any Embedder, MeaningUnavailable> { MeaningModel.embedder(for: config) }
 
-    /// Meaning search over this library's vectors, or nil while it is off or nothing is embedded yet.
+    /// Meaning search over this library's vectors, or nil while it is off or the store is empty. Before the first
+    /// pass has embedded anything, the best word hits are embedded as they are found (`MeaningSearch.neighbours`).
     public func meaningSearch() -> MeaningSearch? {
-        guard case .success(let embedder) = meaningModel, (try? store.vectorCount()) ?? 0 > 0 else { return nil }
+        guard case .success(let embedder) = meaningModel,
+              (try? store.vectorCount()) ?? 0 > 0 || (try? store.itemCount()) ?? 0 > 0 else { return nil }
         return MeaningSearch(store: store, embedder: embedder)
     }
 

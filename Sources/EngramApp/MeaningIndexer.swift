@@ -47,6 +47,9 @@ public struct MeaningIndexer {
         var report = Report()
         var seq = mark
         let total = try store.pendingOutboxCount(after: seq)
+        // A big change (an import, a sync from another machine) is embedded most wanted first, as a first pass is:
+        // in outbox order, ten thousand imported notes would keep today's captures waiting behind them.
+        if total > Self.priorityPassThreshold { return try reconcile(linkingAfter: mark) }
         var hashes: [String: String]?
         while true {
             let batch = try store.outboxBatch(after: seq, limit: 256)
@@ -80,8 +83,13 @@ public struct MeaningIndexer {
         return first > mark + 1
     }
 
+    /// Pending outbox entries above which a pass embeds in priority order (`reconcile`) instead of outbox order.
+    public static let priorityPassThreshold = 512
+
     /// Compares every item with the vectors: embeds what has none (or another text's), deletes vectors of items gone.
-    private func reconcile() throws -> Report {
+    /// With `linkingAfter` (the mark of a big incremental pass), new captures since it are linked as a pass in outbox
+    /// order would link them.
+    private func reconcile(linkingAfter mark: Int64? = nil) throws -> Report {
         let snapshot = try store.indexSnapshot()
         let hashes = try store.vectorHashes()
         // The most wanted first, so that a long first pass (a new model, a big collection) serves them soonest:
@@ -102,7 +110,10 @@ public struct MeaningIndexer {
             return (kind, String(parts[1]))
         }
         let fresh = items.filter { hashes[$0.key] != hash($0.text) }
-        try embedAndSave(fresh, deleting: gone, through: snapshot.seq) { done in progress?(done, fresh.count) }
+        let linkable = try mark.map {
+            try Set(store.autoLinkCandidates(after: $0, through: snapshot.seq, createdAfter: store.clock().addingTimeInterval(-3600)).map(\.id))
+        } ?? []
+        try embedAndSave(fresh, deleting: gone, through: snapshot.seq, linking: linkable) { done in progress?(done, fresh.count) }
         return Report(embedded: fresh.count, deleted: gone.count, reconciled: true)
     }
 
@@ -124,9 +135,16 @@ public struct MeaningIndexer {
         let cache = vectors ?? VectorCache(store: store, dimension: embedder.dimension)
         for start in stride(from: 0, to: items.count, by: batchSize) {
             let slice = Array(items[start..<min(start + batchSize, items.count)])
-            let vectors = try embedder.embed(slice.map(\.text), as: .passage)
-            let stored = zip(slice, vectors).map { item, v in
-                StoredVector(kind: item.kind, itemID: item.id, textHash: hash(item.text), data: Vector.encode(v))
+            // Every passage of every item in one call (the engine packs them into passes), then each item's back.
+            let passages = slice.map { Passages.split($0.text) }
+            let flat = try embedder.embed(passages.flatMap { $0 }, as: .passage)
+            var vectors: [[Float]] = [], stored: [StoredVector] = []
+            var at = 0
+            for (item, parts) in zip(slice, passages) {
+                let mine = Array(flat[at..<at + parts.count])
+                at += parts.count
+                vectors.append(mine[0])
+                stored.append(StoredVector(kind: item.kind, itemID: item.id, textHash: hash(item.text), data: Vector.encode(passages: mine)))
             }
             let last = start + batchSize >= items.count
             var links: [(from: String, to: String, weight: Double)] = []
@@ -153,10 +171,14 @@ public struct MeaningIndexer {
         }
     }
 
-    /// The hash a vector is kept under: the text and the model, FNV-1a 64.
+    /// The hash a vector is kept under: the text and the model, FNV-1a 64; for a long text, also how it is cut into
+    /// passages (a long text embedded before passages existed, as its first 2 KB, is embedded again).
     func hash(_ text: String) -> String {
         var h: UInt64 = 0xcbf29ce484222325
         for b in embedder.modelID.utf8 { h = (h ^ UInt64(b)) &* 0x100000001b3 }
+        if Passages.isLong(text) {
+            for b in "passages \(Passages.maxBytes)/\(Passages.overlapBytes)/\(Passages.maxPassages)".utf8 { h = (h ^ UInt64(b)) &* 0x100000001b3 }
+        }
         h = (h ^ 0xff) &* 0x100000001b3
         for b in text.utf8 { h = (h ^ UInt64(b)) &* 0x100000001b3 }
         return String(h, radix: 16)

@@ -28,17 +28,18 @@ public enum QueryShape {
     ///
     /// Ordinary writing is not syntax: punctuation around a word ("(transitional package)", "checklist:"), a dash
     /// between words, and hyphens, dots, apostrophes, plus signs, slashes, colons and brackets inside one
-    /// ("command-line", "C++", "3.0", "TCP/IP", "Task::Kensho", "(de)muxers"). Syntax is: quotes, a field (`tag:x`),
+    /// ("command-line", "C++", "3.0", "TCP/IP", "Task::Kensho", "(de)muxers"), and quotes around one word ('Pandoc',
+    /// feature "serde"). Syntax is: a quoted phrase, a field (`tag:x`),
     /// a leading `-` or `+`, a wildcard `*`, and the operators AND, OR, NOT, XOR, NEAR, ADJ.
     public static func plainWords(_ query: String) -> [String]? {
         var words: [String] = []
-        if query.contains("\"") || query.contains("*") { return nil }
+        if query.contains("*") || !quotesHoldSingleWords(query) { return nil }
         for raw in query.split(whereSeparator: \.isWhitespace) {
             var token = Substring(raw)
             if token.allSatisfy({ "-–—:;,.()&/".contains($0) }) { continue }  // a dash or mark between words
             if let first = token.first, first == "-" || first == "+" { return nil }
-            while let first = token.first, "(".contains(first) { token = token.dropFirst() }
-            while let last = token.last, "?!.,;:)".contains(last) { token = token.dropLast() }
+            while let first = token.first, "(\"'\u{2018}\u{201C}".contains(first) { token = token.dropFirst() }
+            while let last = token.last, "?!.,;:)\"'\u{2019}\u{201D}".contains(last) { token = token.dropLast() }
             if token.isEmpty { continue }
             if let colon = token.firstIndex(of: ":"), fields.contains(token[..<colon].lowercased()) { return nil }
             guard let first = token.first, first.isLetter || first.isNumber,
@@ -47,6 +48,16 @@ public enum QueryShape {
             words.append(String(token))
         }
         return words
+    }
+
+    /// Whether every pair of double quotes holds one word: `feature "serialization"` names a word, as 'Pandoc'
+    /// does; `"sourdough starter"` is a phrase, and an unclosed quote is syntax too.
+    static func quotesHoldSingleWords(_ query: String) -> Bool {
+        let spans = query.split(separator: "\"", omittingEmptySubsequences: false)
+        guard spans.count % 2 == 1 else { return false }
+        return stride(from: 1, to: spans.count, by: 2).allSatisfy { i in
+            !spans[i].isEmpty && !spans[i].contains(where: \.isWhitespace)
+        }
     }
 
     /// Whether the query narrows on purpose: a field (`type:note`, `ctx:work`), a word required or excluded (`+x`,

@@ -24,64 +24,99 @@ public enum Vector {
         return data
     }
 
-    /// The vector back from its stored form, or nil if the data is not `dimension` components long.
+    /// The stored form of a long text's vectors, one per passage (`Passages`), the first (the text's opening) first:
+    /// their stored forms one after the other.
+    public static func encode(passages: [[Float]]) -> Data {
+        passages.reduce(into: Data()) { $0.append(encode($1)) }
+    }
+
+    /// The item's own vector (its first passage's) back from its stored form, or nil if the data is not a whole
+    /// number of `dimension`-component vectors.
     public static func decode(_ data: Data, dimension: Int) -> (scale: Float, components: [Int8])? {
-        guard data.count == 4 + dimension else { return nil }
+        decodeAll(data, dimension: dimension)?.first
+    }
+
+    /// Every passage's vector back from the stored form, or nil if the data is not a whole number of
+    /// `dimension`-component vectors.
+    public static func decodeAll(_ data: Data, dimension: Int) -> [(scale: Float, components: [Int8])]? {
+        let size = 4 + dimension
+        guard dimension > 0, !data.isEmpty, data.count % size == 0 else { return nil }
         return data.withUnsafeBytes { raw in
-            let scale = Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 0, as: UInt32.self)))
-            return (scale, (0..<dimension).map { raw.load(fromByteOffset: 4 + $0, as: Int8.self) })
+            stride(from: 0, to: data.count, by: size).map { base in
+                let scale = Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: base, as: UInt32.self)))
+                return (scale, (0..<dimension).map { raw.load(fromByteOffset: base + 4 + $0, as: Int8.self) })
+            }
         }
     }
 }
 
 /// Every stored vector in memory for brute-force nearest neighbours (personal scale needs no ANN index:
-/// 63,000 vectors of 384 components are 24 MB and a few milliseconds to scan).
+/// 63,000 vectors of 384 components are 24 MB and a few milliseconds to scan). A long text has a row per passage;
+/// an item is as near as its nearest passage, and is listed once.
 public final class VectorIndex: @unchecked Sendable {
     public let dimension: Int
-    /// `kind:id` of each vector, in storage order.
+    /// `kind:id` of each row, in storage order ("" for a row given up by an edit that changed its passage count).
     public private(set) var keys: [String] = []
     private var scales: [Float] = []
     private var components: [Int8] = []
+    /// The rows of each key.
+    private var rowsOfKey: [String: [Int]] = [:]
+    /// Rows given up (their items' passages changed in number): they never score.
+    private var deadRows = 0
 
     /// Builds the index from stored vectors, skipping any of another dimension.
     public init(_ stored: [StoredVectorLike], dimension: Int) {
         self.dimension = dimension
         keys.reserveCapacity(stored.count)
         components.reserveCapacity(stored.count * dimension)
-        for s in stored {
-            guard let v = Vector.decode(s.data, dimension: dimension) else { continue }
+        for s in stored { append(s) }
+    }
+
+    /// How many items have vectors.
+    public var count: Int { rowsOfKey.count }
+
+    /// Whether the item `kind:id` has a vector.
+    public func contains(_ key: String) -> Bool { rowsOfKey[key] != nil }
+
+    private func append(_ s: StoredVectorLike) {
+        guard let passages = Vector.decodeAll(s.data, dimension: dimension) else { return }
+        var rows: [Int] = []
+        for v in passages {
+            rows.append(keys.count)
             keys.append(s.key)
             scales.append(v.scale)
             components.append(contentsOf: v.components)
         }
+        rowsOfKey[s.key] = rows
     }
 
-    public var count: Int { keys.count }
-
-    /// Adds vectors, replacing those of the same keys in place (an edited note's new vector).
+    /// Adds vectors, replacing those of the same keys (an edited note's new vectors): in place when the number of
+    /// passages is the same, else the old rows are given up and the new ones added.
     public func upsert(_ stored: [StoredVectorLike]) {
-        guard !stored.isEmpty else { return }
-        if rowOfKey.count != keys.count { rowOfKey = Dictionary(keys.enumerated().map { ($1, $0) }, uniquingKeysWith: { $1 }) }
         for s in stored {
-            guard let v = Vector.decode(s.data, dimension: dimension) else { continue }
-            if let row = rowOfKey[s.key] {
-                scales[row] = v.scale
-                components.replaceSubrange(row * dimension..<(row + 1) * dimension, with: v.components)
+            guard let passages = Vector.decodeAll(s.data, dimension: dimension) else { continue }
+            if let rows = rowsOfKey[s.key], rows.count == passages.count {
+                for (row, v) in zip(rows, passages) {
+                    scales[row] = v.scale
+                    components.replaceSubrange(row * dimension..<(row + 1) * dimension, with: v.components)
+                }
             } else {
-                rowOfKey[s.key] = keys.count
-                keys.append(s.key)
-                scales.append(v.scale)
-                components.append(contentsOf: v.components)
+                if let rows = rowsOfKey[s.key] {
+                    for row in rows { keys[row] = ""; scales[row] = 0 }
+                    deadRows += rows.count
+                }
+                append(s)
             }
         }
     }
-    /// Row of each key, made on the first `upsert`.
-    private var rowOfKey: [String: Int] = [:]
 
     /// Bytes held in memory for the vectors.
     public var byteCount: Int { components.count + scales.count * 4 }
 
-    /// The `k` nearest vectors to a unit query vector by cosine, best first.
+    /// How many rows (passages) are held.
+    public var rowCount: Int { keys.count - deadRows }
+
+    /// The `k` nearest items to a unit query vector by cosine (each by its nearest passage), best first.
     public func nearest(_ query: [Float], k: Int) -> [(key: String, score: Float)] {
         guard query.count == dimension, k > 0, !keys.isEmpty else { return [] }
         var scores = [Float](repeating: 0, count: keys.count)
@@ -104,12 +139,19 @@ public final class VectorIndex: @unchecked Sendable {
                 scores[row] = sum * scales[row]
             }
         }
-        // The k best in one pass: a small sorted list, entered only by a score above its worst.
+        // The k best items in one pass: a small sorted list, entered only by a score above its worst; an item already
+        // in it keeps its best passage's score.
         var best: [(row: Int, score: Float)] = []
         best.reserveCapacity(k + 1)
         for row in scores.indices {
             let s = scores[row]
             if best.count == k, s <= best[k - 1].score { continue }
+            let key = keys[row]
+            if key.isEmpty { continue }
+            if let same = best.firstIndex(where: { keys[$0.row] == key }) {
+                if best[same].score >= s { continue }
+                best.remove(at: same)
+            }
             let at = best.firstIndex { $0.score < s } ?? best.count
             best.insert((row, s), at: at)
             if best.count > k { best.removeLast() }

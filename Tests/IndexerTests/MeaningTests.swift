@@ -215,6 +215,12 @@ struct MeaningTests {
         #expect(QueryShape.plainWords("tag:baking loaf") == nil && QueryShape.plainWords("loaf -gummy") == nil
                 && QueryShape.plainWords("\"whole wheat\" loaf") == nil && QueryShape.plainWords("bread OR loaf") == nil
                 && QueryShape.plainWords("sourd* loaf") == nil)
+        // Quotes around one word are ordinary writing; around several, a phrase; unclosed, syntax.
+        #expect(QueryShape.isNatural("GNU R 'Pandoc' writer"))
+        #expect(QueryShape.isNatural("wayland server bindings - feature \"parking_lot\""))
+        #expect(QueryShape.plainWords("\"whole wheat loaf") == nil && QueryShape.plainWords("loaf \"gummy") == nil)
+        let quoted = try lib.search(SearchRequest(query: "bread 'gummy' loaf texture"))
+        #expect(quoted.hits.first?.id == "m1" && quoted.notice == nil, "\(quoted.hits.map(\.id)) \(quoted.notice ?? "")")
         #expect(!QueryShape.isNatural("sourdough schedule"))
         #expect(!QueryShape.isNatural("tag:baking loaf gummy cut"))
         #expect(QueryShape.wantsMeaning("sticky bread", partial: false) == true)
@@ -289,5 +295,122 @@ struct MeaningTests {
         // And the texts stay apart: the soup is not the pods.
         let cross = zip(together[0], together[3]).reduce(Float(0)) { $0 + $1.0 * $1.1 }
         #expect(cross < 0.95)
+    }
+
+    /// A long text is cut into passages the model can read whole: each at most 2 KB, on word boundaries, overlapping,
+    /// later ones led by the title, every word of the text in some passage; a text that fits is its own passage.
+    @Test func aLongTextIsCutIntoOverlappingPassagesThatHoldAllOfIt() throws {
+        #expect(Passages.split("Short note.") == ["Short note."])
+        let fits = String(repeating: "x", count: Passages.maxBytes)
+        #expect(Passages.split(fits) == [fits])
+        var body = "Sourdough handbook\n"
+        for i in 0..<400 { body += "Paragraph \(i) says the levain peaks at día \(i) — naïve bakers wait. " + (i % 7 == 0 ? "\n" : "") }
+        let passages = Passages.split(body)
+        let words = Set(body.split(whereSeparator: \.isWhitespace).map(String.init))
+        #expect(passages.count > 10)
+        #expect(passages[0].hasPrefix("Sourdough handbook\n"))
+        for (i, p) in passages.enumerated() {
+            #expect(p.utf8.count <= Passages.maxBytes, "passage \(i) is \(p.utf8.count) bytes")
+            // Later passages: the title, then a whole word of the text (never half of one).
+            let first = p.dropFirst("Sourdough handbook\n".count).split(separator: " ").first.map(String.init) ?? ""
+            #expect(p.hasPrefix("Sourdough handbook\n") && (i == 0 || words.contains(first)), "passage \(i) starts: \(p.prefix(40))")
+            #expect(p.unicodeScalars.allSatisfy { $0 != "\u{FFFD}" }, "passage \(i) cut a character")
+        }
+        for i in 0..<400 { #expect(passages.contains { $0.contains("Paragraph \(i) says") }, "paragraph \(i) is in no passage") }
+        // Neighbours overlap: the end of one passage is the start of the next.
+        let tail = String(passages[1].suffix(60))
+        #expect(passages[2].contains(tail))
+        // A Markdown heading in the middle of a page starts a passage of its own.
+        let sections = "Notes\n" + String(repeating: "Garden line about tomatoes and beans.\n", count: 60) + "## The car\nWinter tyres in November.\n\n"
+            + String(repeating: "Garden line about lettuce and weeds.\n", count: 60)
+        #expect(Passages.split(sections).contains { $0.hasPrefix("Notes\n## The car\nWinter tyres") }, "\(Passages.split(sections).map { $0.prefix(30) })")
+        // A text of hundreds of screens makes at most maxPassages.
+        #expect(Passages.split(String(repeating: body, count: 80)).count == Passages.maxPassages)
+    }
+
+    /// A long note is found by meaning for what its middle says: each passage has a vector of its own, stored with
+    /// the note's (forgetting it deletes them all), and the note is listed once, as near as its nearest passage.
+    @Test func aLongNoteIsFoundForWhatItsMiddleSays() throws {
+        guard FileManager.default.fileExists(atPath: Self.modelDirectory + "/libe5.so") else {
+            Issue.record("the meaning model is not installed in \(Self.modelDirectory): run `make model` (make test does)")
+            return
+        }
+        let lib = try library(config: "[search]\nmodel_dir = \"\(Self.modelDirectory)\"\n")
+        // A Markdown page of many screens, imported: the car's section is in its middle, 3 KB in.
+        var page = "Household notes, imported from my old wiki\n\n## The garden\n"
+        for i in 0..<30 { page += "Week \(i): watered the tomatoes, tied the beans to their canes and pulled the weeds between the rows of lettuce.\n" }
+        page += """
+
+            ## The car
+            The winter tyres go on in the first week of November, before the first frost.
+            The summer set is stored at the garage on Rua Nova; they charge per season.
+            Tread depth was 5 mm last spring, so the winter set has one more season in it.
+            Oil and filter every 15,000 km; the last service was at 82,000 km.
+
+            ## The garden in autumn
+
+            """
+        for i in 30..<60 { page += "Week \(i): watered the tomatoes, tied the beans to their canes and pulled the weeds between the rows of lettuce.\n" }
+        try store(lib, Self.notes + [("long", page)])
+        _ = try lib.applyPending()
+        try lib.embedPending()
+        let stored = try #require(try lib.store.vector(.memory, "long"))
+        let passages = Passages.split(MeaningIndexer.text(of: try #require(try lib.store.memory(id: "long"))))
+        #expect(stored.data.count == passages.count * (4 + 384), "\(passages.count) passages")
+        let found = try lib.search(SearchRequest(query: "what month do cold-season tires get mounted"))
+        #expect(found.hits.first?.id == "long", "\(found.hits.map(\.id))")
+        #expect(found.hits.filter { $0.id == "long" }.count == 1)
+        // Its opening still answers for what the opening says.
+        let garden = try lib.search(SearchRequest(query: "looking after my vegetable plot"))
+        #expect(garden.hits.first?.id == "long", "\(garden.hits.map(\.id))")
+        _ = try lib.store.forget(id: "long")
+        #expect(try !lib.store.hasVector(.memory, "long"))
+        #expect(try lib.meaningSearch()?.vectors().rowCount == 5)
+    }
+
+    /// A fresh import is searchable by meaning before the background pass reaches it: the best word hits without a
+    /// vector are embedded as the question is asked (and kept in memory only), so meaning ranks them.
+    @Test func freshWordHitsAreRankedByMeaningBeforeTheyHaveVectors() throws {
+        guard FileManager.default.fileExists(atPath: Self.modelDirectory + "/libe5.so") else {
+            Issue.record("the meaning model is not installed in \(Self.modelDirectory): run `make model` (make test does)")
+            return
+        }
+        let lib = try library(config: "[search]\nmodel_dir = \"\(Self.modelDirectory)\"\n")
+        try store(lib, [
+            ("k1", "Kubernetes cluster upgrade is planned for Friday."),
+            ("k2", "Kubernetes pods restart when the liveness probe fails too often; raise its timeout."),
+            ("k3", "Kubernetes meetup: slides are on the shared drive."),
+        ])
+        _ = try lib.applyPending()
+        #expect(try lib.store.vectorCount() == 0)
+        let found = try lib.search(SearchRequest(query: "why do my kubernetes containers keep rebooting"), applyFirst: false)
+        #expect(found.hits.first?.id == "k2", "\(found.hits.map(\.id))")
+        #expect(try lib.store.vectorCount() == 0, "vectors made for a query are not saved: the background pass owns them")
+    }
+
+    /// A big change (an import into a collection that has vectors) is embedded most wanted first, as a first pass is,
+    /// and new captures among it are still linked.
+    @Test func aBigImportIsEmbeddedMostWantedFirst() throws {
+        let lib = try library()
+        try store(lib)
+        try MeaningIndexer(store: lib.store, embedder: WordHashEmbedder()).run()
+        let now = lib.store.clock()
+        var imported = (0..<(MeaningIndexer.priorityPassThreshold + 20)).map { i in
+            Memory(id: String(format: "imp%04d", i), content: "Imported note number \(i) about old things.", type: .note, tags: [],
+                   created: now.addingTimeInterval(-400 * 86_400), updated: now.addingTimeInterval(-400 * 86_400),
+                   lastReinforced: now.addingTimeInterval(-400 * 86_400))
+        }
+        imported[300].pinned = true
+        imported[7].lastReinforced = now.addingTimeInterval(-3600)
+        try lib.store.upsertMemories(imported)
+        var cut = MeaningIndexer(store: lib.store, embedder: WordHashEmbedder())
+        cut.batchSize = 2
+        cut.crashPoint = { if $0 == "embed-after-save" { throw Crash() } }
+        #expect(throws: Crash.self) { try cut.run() }
+        let first = Set(try lib.store.allVectors().map(\.itemID)).subtracting(Self.notes.map(\.0))
+        #expect(first == ["imp0300", "imp0007"], "embedded first: \(first.sorted())")
+        let rest = try MeaningIndexer(store: lib.store, embedder: WordHashEmbedder()).run()
+        #expect(rest.reconciled && rest.embedded == imported.count - 2, "\(rest)")
+        #expect(try lib.store.vectorMark() == lib.store.latestOutboxSeq())
     }
 }

@@ -208,38 +208,67 @@ def debian_set(lists_dir, n_docs, n_queries, seed, snapshot_dir):
     qrng = random.Random(seed * 1000003 + 17)
     picked = qrng.sample(range(len(docs)), min(n_queries, len(docs)))
     queries = [{"qid": "q%03d" % (i + 1), "q": docs[j]["synopsis"], "answers": [docs[j]["id"]],
-                "package": docs[j]["package"]} for i, j in enumerate(picked)]
+                "package": docs[j]["package"], "group": "synopses"} for i, j in enumerate(picked)]
     meta = {"files": [{"path": p, "sha256": sha256_file(p)} for p in files], "source": source, "stanzas": len(records),
             "unique_md5": len(by_md5), "unique_text": len(pool), "docs": len(docs), "queries": len(queries),
             "seed": seed, "doc_chars_mean": round(statistics.mean(len(d["text"]) for d in docs), 1)}
     return docs, queries, meta
 
 
+def debian_questions(docs, path):
+    """The written questions over the Debian documents (scripts/bench/debian_questions.jsonl): what a person with a need
+    would ask, written by a helper from a package's long description alone, never its name or synopsis, before any
+    ranking saw them. The judged answer is the package's description; a package not among the documents is an error."""
+    by_package = {d["package"]: d["id"] for d in docs}
+    out = []
+    for n, q in read_jsonl(path):
+        if not q.get("q") or q.get("package") not in by_package:
+            raise BenchError("%s:%d: needs \"q\" and a \"package\" among the %d documents" % (path, n, len(docs)))
+        out.append({"qid": "w%03d" % n, "q": q["q"], "answers": [by_package[q["package"]]], "package": q["package"],
+                    "group": "questions"})
+    return out
+
+
+def read_jsonl(path):
+    """(line number, object) for each non-blank line of a JSON Lines file."""
+    with open(path, encoding="utf-8") as f:
+        return [(n, json.loads(line)) for n, line in enumerate(f, 1) if line.strip()]
+
+
+def half(q):
+    """The tuning or held-out half a query belongs to, fixed by its text's hash: tuning happens on one half only, and
+    the other half reports."""
+    return "tuning" if int(hashlib.sha256(q["q"].encode()).hexdigest(), 16) % 2 == 0 else "held-out"
+
+
+def group_scores(rankings, queries):
+    """MRR@10 (and success@5, Recall@10) per query group and per half of each group."""
+    out = {}
+    for g in sorted({q.get("group", "all") for q in queries}):
+        mine = [q for q in queries if q.get("group", "all") == g]
+        for name, subset in ((g, mine), (g + "/tuning", [q for q in mine if half(q) == "tuning"]),
+                             (g + "/held-out", [q for q in mine if half(q) == "held-out"])):
+            if subset:
+                sc = score(rankings, subset)
+                del sc["ranks"]
+                out[name] = sc
+    return out
+
+
 # ---------------------------------------------------------------------------------------------------------------
 # Samples
 
 def samples_set(memories_path, questions_path):
-    docs = []
-    with open(memories_path, encoding="utf-8") as f:
-        for line in f:
-            if not line.strip():
-                continue
-            m = json.loads(line)
-            if m.get("kind") == "memory":
-                docs.append({"id": m["id"], "text": m["content"]})
+    docs = [{"id": m["id"], "text": m["content"]} for _, m in read_jsonl(memories_path) if m.get("kind") == "memory"]
     known = {d["id"] for d in docs}
     queries = []
-    with open(questions_path, encoding="utf-8") as f:
-        for n, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            q = json.loads(line)
-            if not q.get("q") or not q.get("answers"):
-                raise BenchError("%s:%d: needs \"q\" and a non-empty \"answers\"" % (questions_path, n))
-            unknown = [a for a in q["answers"] if a not in known]
-            if unknown:
-                raise BenchError("%s:%d: answers %s are not memories in %s" % (questions_path, n, unknown, memories_path))
-            queries.append({"qid": "n%02d" % n, "q": q["q"], "answers": list(q["answers"])})
+    for n, q in read_jsonl(questions_path):
+        if not q.get("q") or not q.get("answers"):
+            raise BenchError("%s:%d: needs \"q\" and a non-empty \"answers\"" % (questions_path, n))
+        unknown = [a for a in q["answers"] if a not in known]
+        if unknown:
+            raise BenchError("%s:%d: answers %s are not memories in %s" % (questions_path, n, unknown, memories_path))
+        queries.append({"qid": "n%02d" % n, "q": q["q"], "answers": list(q["answers"]), "group": "samples"})
     return docs, queries, {"memories": len(docs), "questions": len(queries),
                            "questions_sha256": sha256_file(questions_path)}
 
@@ -621,9 +650,14 @@ def run_set(set_name, docs, queries, args, out_dir, models, binary, res, flush):
     rows, timings = res["rows"], res["timings"]
     log("meaning_bench: %s: %d documents, %d queries" % (set_name, len(docs), len(queries)))
 
+    # The table's figures are over the set's first group (the synopses, or the sample questions), as before the
+    # written questions joined; every group and half is in "groups".
+    primary = [q for q in queries if q.get("group") == queries[0].get("group")]
+
     def add(name, model, rankings, note="", extra=None):
         check_rankings(name + (" (%s)" % model if model else ""), rankings, queries, known, depth)
-        row = {"row": name, "model": model, "available": True, **score(rankings, queries), "note": note}
+        row = {"row": name, "model": model, "available": True, **score(rankings, primary), "note": note,
+               "groups": group_scores(rankings, queries)}
         if extra:
             row.update(extra)
         rows.append(row)
@@ -728,7 +762,9 @@ def markdown(results):
     for set_name, res in results["sets"].items():
         meta = res["meta"]
         if set_name == "debian":
-            lines.append("### Debian descriptions: %d documents, %d queries (seed %d)" % (meta["docs"], meta["queries"], meta["seed"]))
+            lines.append("### Debian descriptions: %d documents, %d synopses as queries (seed %d)%s" % (
+                meta["docs"], meta["queries"], meta["seed"],
+                ", and %d written questions" % meta["written_questions"] if meta.get("written_questions") else ""))
             lines.append("")
             lines.append("| Row | Model | MRR@10 | Recall@10 | empty | Note |")
             lines.append("|---|---|---:|---:|---:|---|")
@@ -751,6 +787,20 @@ def markdown(results):
                 else:
                     lines.append("| %s | %s | — | — | — | %s |" % (r["row"], r.get("model") or "", r["note"]))
         lines.append("")
+        groups = sorted({g for r in res["rows"] if r["available"] for g in r.get("groups", {})})
+        if groups:
+            lines.append("MRR@10 by question set and half (tuning: the half any fusion weight may be tuned on; "
+                         "held-out: the half that reports; halves fixed by a hash of each question):")
+            lines.append("")
+            lines.append("| Row | Model | " + " | ".join("%s (%d)" % (g, next(r["groups"][g]["n"] for r in res["rows"]
+                                                                           if r["available"] and g in r.get("groups", {})))
+                                                          for g in groups) + " |")
+            lines.append("|---|---|" + "---:|" * len(groups))
+            for r in res["rows"]:
+                if r["available"] and r.get("groups"):
+                    lines.append("| %s | %s | " % (r["row"], r.get("model") or "") + " | ".join(
+                        fmt(r["groups"][g]["mrr10"]) if g in r["groups"] else "—" for g in groups) + " |")
+            lines.append("")
         if set_name == "samples":
             avail = [r for r in res["rows"] if r["available"]]
             lines.append("<details><summary>Rank of the first judged memory per question (— = not in the top 10)</summary>")
@@ -821,6 +871,8 @@ def main():
     ap.add_argument("--lists", default="/var/lib/apt/lists")
     ap.add_argument("--samples", default=os.path.join(ROOT, "Samples/memories.jsonl"))
     ap.add_argument("--questions", default=os.path.join(HERE, "meaning_questions.jsonl"))
+    ap.add_argument("--debian-questions", default=os.path.join(HERE, "debian_questions.jsonl"),
+                    help="written natural questions over the Debian documents ('' for none)")
     args = ap.parse_args()
 
     out_dir = os.path.abspath(args.out)
@@ -861,6 +913,11 @@ def main():
         if args.only in (None, "debian"):
             docs, queries, meta = debian_set(args.lists, args.docs, args.queries, args.seed,
                                              os.path.join(out_dir, "debian-translation"))
+            if args.debian_questions:
+                written = debian_questions(docs, args.debian_questions)
+                queries = queries + written
+                meta["written_questions"] = len(written)
+                meta["written_questions_sha256"] = sha256_file(args.debian_questions)
             results["sets"] = {"debian": {"rows": [], "timings": {}, "meta": meta}, **results["sets"]}
             run_set("debian", docs, queries, args, out_dir, models, binary, results["sets"]["debian"],
                     lambda: write(False))

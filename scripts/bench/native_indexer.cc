@@ -2,7 +2,7 @@
 //
 // Reads Engram JSON Lines (one memory per line: id, content, type, tags) and writes a glass
 // database with exactly what Engram's shim writes for a memory (Sources/CXapian/document.cc):
-// English stemmer, STEM_SOME, positions, title under prefix S, body unprefixed, boolean
+// English stemmer, STEM_SOME, positions, title under prefix S with wdf 0 (no length), body unprefixed, boolean
 // Q/XDOM/K/XTYPE/XNOCTX terms, values 0-3, per-document spelling, replace_document by the
 // unique term, one transaction, one commit.  No store, no Swift: only the engine.
 //
@@ -123,7 +123,7 @@ int main(int argc, char **argv) {
             data += "created=1700000000.0\n\n" + m.content;
             doc.set_data(data);
             gen.set_document(doc);
-            gen.index_text(title, 1, "S");
+            gen.index_text(title, 0, "S");
             gen.index_text(m.content);  // the title is the body's first line: indexed once, as Engram does
             std::string unique = term("Q", "memory:" + m.id);
             doc.add_boolean_term(unique);

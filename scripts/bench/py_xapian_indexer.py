@@ -34,7 +34,7 @@ def main(corpus, path):
             data += "".join("tag=%s\n" % t for t in m["tags"]) + "created=1700000000.0\n\n" + content
             doc.set_data(data)
             gen.set_document(doc)
-            gen.index_text(title, 1, "S")
+            gen.index_text(title, 0, "S")
             gen.index_text(content)
             unique = term("Q", "memory:" + m["id"])
             doc.add_boolean_term(unique)
