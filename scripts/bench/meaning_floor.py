@@ -49,7 +49,7 @@ def main(argv):
     model_dir = os.path.join(MAIN, ".build", "model")
     model = os.path.join(model_dir, "e5-small-q4.bin")
     e5 = E5(os.path.join(model_dir, "libe5.so"), model)
-    cache = VectorCache(os.path.join(MAIN, "bench-out", "meaning", "cache"), sha256_file(model))
+    cache = VectorCache(os.path.join(MAIN, "bench-out", "meaning", "cache"), sha256_file(model), os.path.join(model_dir, "libe5.so"))
 
     mems = memory_texts(os.path.join(MAIN, "Samples", "memories.jsonl"))
     ids = sorted(mems)

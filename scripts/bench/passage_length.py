@@ -88,7 +88,7 @@ def main():
     e5 = E5(os.path.join(args.model_dir, "libe5.so"), model)
     e5.lib.e5_token_count.restype = ctypes.c_int
     e5.lib.e5_token_count.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int]
-    cache = VectorCache(os.path.join(out, "cache"), sha256_file(model))
+    cache = VectorCache(os.path.join(out, "cache"), sha256_file(model), os.path.join(args.model_dir, "libe5.so"))
     sets = {
         "samples": samples_set(os.path.join(ROOT, "Samples/memories.jsonl"), os.path.join(HERE, "meaning_questions.jsonl")),
         "debian": debian_set(args.lists, args.docs, args.queries, args.seed, os.path.join(out, "debian-translation")),
