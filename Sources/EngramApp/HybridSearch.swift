@@ -14,6 +14,28 @@ public final class MeaningSearch: @unchecked Sendable {
     /// Vectors made at query time for word hits not embedded yet, by `kind:id`, with their text's hash.
     fileprivate var interim: [String: (hash: String, vector: [Float])] = [:]
     fileprivate var interimOrder: [String] = []
+    /// Texts handed to `deferInterim` and not kept yet (`kind:id` and hash), so each is asked for once.
+    fileprivate var interimAsked: Set<String> = []
+
+    /// A word hit's text to embed for `keepInterim`.
+    public struct InterimText: Sendable {
+        public let key: String
+        public let hash: String
+        public let text: String
+    }
+
+    /// When set (the daemon), word hits without a vector are not embedded on the search's thread: a search during a
+    /// flood of captures would wait for them on a busy machine (the provider's p99 was 223 ms during `make stress`'s
+    /// 2,000 captures). They are handed here, once each, and the searches after `keepInterim` use their vectors.
+    public var deferInterim: (@Sendable ([InterimText]) -> Void)?
+
+    /// Keeps a word hit's vector made elsewhere for `deferInterim`.
+    public func keepInterim(_ text: InterimText, vector: [Float]) {
+        interimAsked.remove(text.key + "#" + text.hash)
+        if interim[text.key] == nil { interimOrder.append(text.key) }
+        interim[text.key] = (text.hash, vector)
+        while interimOrder.count > 256 { interim[interimOrder.removeFirst()] = nil }
+    }
 
     /// How many neighbours are considered for fusion.
     public static let neighbourCount = 40
@@ -39,12 +61,25 @@ public final class MeaningSearch: @unchecked Sendable {
         try cache.current()
     }
 
-    /// The query's vector (recent ones are kept).
-    public func queryVector(_ query: String) throws -> [Float] {
+    /// The query's vector (recent ones are kept); nil only while `embedsQuestions` is off and no kept question
+    /// stands in for it.
+    public func queryVector(_ query: String) throws -> [Float]? {
         if let v = recent[query] { return v }
+        guard embedsQuestions else { return standIn(for: query) }
         let v = try embedder.embed([query], as: .query)[0]
         keep(v, for: query)
         return v
+    }
+
+    /// While false (the daemon answering past a question's deadline on a busy machine), a question is not embedded
+    /// by the search: the vector of the longest kept question it extends word for word stands in for it (typing on,
+    /// "why does my container keep" for "why does my container keep rebooting"), and without one meaning sits the
+    /// search out.
+    public var embedsQuestions = true
+
+    /// The vector of the longest kept question that `query` extends by whole words, if any.
+    public func standIn(for query: String) -> [Float]? {
+        recentOrder.filter { query.hasPrefix($0 + " ") }.max { $0.count < $1.count }.flatMap { recent[$0] }
     }
 
     /// Whether the query's vector is at hand, so that searching for it embeds nothing.
@@ -83,7 +118,7 @@ public final class MeaningSearch: @unchecked Sendable {
     public func neighbours(_ query: String, alsoScoring unembedded: [(kind: IndexKind, id: String)] = []) throws
         -> [(kind: IndexKind, id: String, score: Float)] {
         let index = try vectors()
-        let vector = try queryVector(query)
+        guard let vector = try queryVector(query) else { return [] }
         var found = index.nearest(vector, k: Self.neighbourCount)
         let extra = try interimScores(unembedded.filter { !index.contains($0.kind.rawValue + ":" + $0.id) }, vector)
         if !extra.isEmpty {
@@ -112,14 +147,13 @@ extension MeaningSearch {
             let text = MeaningIndexer.text(of: m)
             texts.append((item.kind.rawValue + ":" + item.id, hasher.hash(text), text))
         }
-        let missing = texts.filter { interim[$0.key]?.hash != $0.hash }
-        if !missing.isEmpty {
-            let made = try embedder.embed(missing.map { Passages.split($0.text)[0] }, as: .passage)
-            for (t, v) in zip(missing, made) {
-                if interim[t.key] == nil { interimOrder.append(t.key) }
-                interim[t.key] = (t.hash, v)
-            }
-            while interimOrder.count > 256 { interim[interimOrder.removeFirst()] = nil }
+        let missing = texts.filter { interim[$0.key]?.hash != $0.hash }.map { InterimText(key: $0.key, hash: $0.hash, text: Passages.split($0.text)[0]) }
+        if let deferInterim {
+            let ask = missing.filter { interimAsked.insert($0.key + "#" + $0.hash).inserted }
+            if !ask.isEmpty { deferInterim(ask) }
+        } else if !missing.isEmpty {
+            let made = try embedder.embed(missing.map(\.text), as: .passage)
+            for (t, v) in zip(missing, made) { keepInterim(t, vector: v) }
         }
         return texts.compactMap { t in
             interim[t.key].map { (t.key, zip($0.vector, query).reduce(Float(0)) { $0 + $1.0 * $1.1 }) }

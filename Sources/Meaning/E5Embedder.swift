@@ -103,7 +103,7 @@ public final class E5Embedder: Embedder, @unchecked Sendable {
     /// a pass split over every core waits at each of its ~100 steps for a worker the scheduler has not run, or spins
     /// for one: during `make stress`'s flood of 2,000 captures the provider's p99 was 300 ms that way, 38 ms with
     /// workers that sleep at once. So a busy machine gets the pass on one core (about 12 ms for a question).
-    static func coresAreFree() -> Bool {
+    public static func coresAreFree() -> Bool {
         guard let file = fopen("/proc/stat", "r") else { return true }
         defer { fclose(file) }
         var line = [CChar](repeating: 0, count: 256)

@@ -413,4 +413,22 @@ struct MeaningTests {
         #expect(rest.reconciled && rest.embedded == imported.count - 2, "\(rest)")
         #expect(try lib.store.vectorMark() == lib.store.latestOutboxSeq())
     }
+
+    /// Past a question's deadline on a busy machine the daemon searches without embedding: the question typed so far
+    /// stands in (whole words only), else meaning sits the search out; nothing is embedded on the search's path.
+    @Test func aQuestionTypedSoFarStandsInWhenEmbeddingMustWait() throws {
+        let lib = try library()
+        try store(lib)
+        let twin = WordHashEmbedder()
+        let meaning = MeaningSearch(store: lib.store, embedder: twin)
+        let typed = try #require(try meaning.queryVector("why does my container keep"))
+        meaning.embedsQuestions = false
+        #expect(try meaning.queryVector("why does my container keep rebooting") == typed)
+        #expect(try meaning.queryVector("why does my container keeps") == nil, "not a whole-word extension")
+        #expect(try meaning.queryVector("call grandma on sunday") == nil)
+        #expect(twin.embedded == 1)
+        meaning.embedsQuestions = true
+        #expect(try meaning.queryVector("call grandma on sunday") != nil)
+        #expect(twin.embedded == 2)
+    }
 }
