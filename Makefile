@@ -143,7 +143,7 @@ bench: model
 	$(SUITE) bench.passage_length $(BENCH_OUT)/meaning
 	@# Where meaning search's absolute floor comes from: answers' and absent subjects' similarities (bench/meaning_floor.py).
 	$(SUITE) bench.meaning_floor $(BENCH_OUT)/meaning-floor
-	dbus-run-session -- $(SUITE) bench.meaning_speed $(BUILD)/release/engram $(BUILD)/release/engram-bench $(BENCH_OUT)/meaning-speed
+	BENCH_CORPUS_10K=$(BENCH_OUT)/work/corpus-10k.jsonl dbus-run-session -- $(SUITE) bench.meaning_speed $(BUILD)/release/engram $(BUILD)/release/engram-bench $(BENCH_OUT)/meaning-speed
 
 # Sync's figures (README "Every machine"): 10,000 Debian memories to a new device through two Syncthings on loopback,
 # the log's size, apply throughput and capture-to-searchable between the two. ~1 minute after the release build.
