@@ -68,8 +68,8 @@ import Testing
     /// A new question's embedding (sixty words: some 60 ms on two cores) holds no other caller: eight such questions
     /// sent to GNOME Shell's provider at once, then, once the first is answered, a one-word search, which is answered
     /// before the last question is. When the bus thread embedded each question itself, it waited behind all of them.
-    /// (The daemon waits for every question's embedding here, `ENGRAM_BUSY_DEADLINE_MS=0`: eight questions at once
-    /// make the machine busy, and past the deadline it would answer them before their embeddings.)
+    /// (The daemon waits for every question's embedding here, `ENGRAM_BUSY_DEADLINE_MS=0`, the default: eight
+    /// questions at once make the machine busy, and past a deadline it would answer them before their embeddings.)
     @Test func aNewQuestionsEmbeddingHoldsNoOtherCaller() async throws {
         try await withDaemon(samples: false, config: "[search]\nmodel_dir = \"\(Self.model)\"\n",
                              environment: ["ENGRAM_BUSY_DEADLINE_MS": "0"]) { d in

@@ -104,9 +104,9 @@ final class SearchService: Service, @unchecked Sendable {
                 if answered.claim() { done(Result { try body(self) }) }
             }
         }
-        // A busy machine (a flood of captures, a build) slows a question's embedding two- or threefold: past the
-        // deadline, the search answers with the vector of the question typed so far (`MeaningSearch.standIn`), or by
-        // words; the vector, kept when it is made, serves the next keystrokes.
+        // A busy machine (a flood of captures, a build) slows a question's embedding two- or threefold: with a deadline
+        // set, past it the search answers with the vector of the question typed so far (`MeaningSearch.standIn`), or
+        // by words; the vector, kept when it is made, serves the next keystrokes.
         guard let deadline = Self.busyQuestionDeadline, !E5Embedder.coresAreFree() else { return }
         queue.asyncAfter(deadline: .now() + deadline) {
             guard answered.claim() else { return }
@@ -118,11 +118,13 @@ final class SearchService: Service, @unchecked Sendable {
         }
     }
 
-    /// How long a search waits for its question's embedding on a busy machine: 8 ms kept the provider's p99 at 18 ms
-    /// during `make stress`'s flood of 2,000 captures (31 ms waiting for every embedding, 21 ms at 12 ms).
-    /// `ENGRAM_BUSY_DEADLINE_MS` sets another (0: always wait).
+    /// How long a search waits for its question's embedding on a busy machine, when `ENGRAM_BUSY_DEADLINE_MS` sets
+    /// one; by default it waits for every embedding. 8 ms kept the provider's p99 at 18 ms during `make stress`'s
+    /// flood of 2,000 captures (31 ms waiting), but the shell asks once per keystroke and never again: the last
+    /// keystroke's answer came before its question's vector, and GNOME Shell's own test ("why does my container keep
+    /// rebooting", typed while the shell drew) showed that question's rows without what meaning finds.
     static let busyQuestionDeadline: DispatchTimeInterval? = {
-        let ms = ProcessInfo.processInfo.environment["ENGRAM_BUSY_DEADLINE_MS"].flatMap { Int($0) } ?? 8
+        let ms = ProcessInfo.processInfo.environment["ENGRAM_BUSY_DEADLINE_MS"].flatMap { Int($0) } ?? 0
         return ms > 0 ? .milliseconds(ms) : nil
     }()
 
