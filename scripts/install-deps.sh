@@ -24,8 +24,9 @@ packages=(
   # the window's tests: its accessibility tree read back through AT-SPI (the a11y bus and registry, pyatspi)
   at-spi2-core python3-pyatspi
   # what the Swift toolchain runs on (swift.org's Debian 12 list, and what swift-build and swift-frontend link):
-  # SwiftPM clones dependencies with git; clang links with binutils, gcc's start files and the C/C++ libraries
-  git binutils gcc libc6-dev libstdc++-12-dev libcurl4 libxml2 libsqlite3-0 libncurses6 libuuid1 zlib1g tzdata
+  # SwiftPM clones dependencies with git; clang links with binutils, gcc's start files and the C/C++ libraries; patch applies
+  # Engram's kernels to the meaning engine (scripts/model)
+  git binutils gcc patch libc6-dev libstdc++-12-dev libcurl4 libxml2 libsqlite3-0 libncurses6 libuuid1 zlib1g tzdata
   # run and test: Xapian's own tools, the bus, D-Bus peers and validators
   python3-pip python3-venv xapian-tools dbus-daemon dbus-bin libglib2.0-bin python3-dbusmock python3-dbus python3-xapian desktop-file-utils graphviz python3-gi
   # sync between devices: two real Syncthings on loopback (make test-sync); ss lists what they listen on, ps
