@@ -22,7 +22,7 @@ import time
 from bench.meaning_bench import (BenchError, Engram, HERE, MAIN, ROOT, debian_questions, debian_set, half,
                                  samples_set, score)
 
-SHIPPED = (60.0, 1.0)
+SHIPPED = (30.0, 1.4)
 # The weights before this tuning (k = 15, words at 0.6, tuned on all 56 sample questions), reported beside them.
 BEFORE = (15.0, 0.6)
 GRID = [(k, w) for k in (30.0, 60.0, 120.0) for w in (0.8, 1.0, 1.4)]
