@@ -7,8 +7,9 @@
 2. Nothing of the daemon listens on a network socket (`ss -lntupw` by pid).
 3. Links (`engram open` and D-Bus Open) and every D-Bus method run no program and write nothing outside Engram's
    folders: the daemon and the CLI run under `strace -f`, and every execve and every file opened for writing,
-   created, renamed or removed is checked; ActivateResult/LaunchSearch may start only the configured terminal
-   with `engram show|search|open …`.
+   created, renamed or removed is checked; ActivateResult/LaunchSearch may start only Engram's window (`engram-app`
+   beside `engram`, with `--data-dir DATA engram://…` and nothing else; what it writes is checked too) or the
+   configured terminal with `engram show|search|open …`.
    ExportProgress(format, path) over D-Bus writes only into exports/ in the data folder: a path with a folder in it
    is refused, nothing written.
 4. Forgetting a memory leaves no trace: not in the index's terms (xapian-delve) or spelling data (python3-xapian),
@@ -76,8 +77,14 @@ def engram(*args, stdin=None, check=True, strace=None):
 WRITE_FLAGS = re.compile(r"O_WRONLY|O_RDWR|O_CREAT|O_TRUNC")
 
 
-def check_trace(path, what, allow_exec=()):
-    """Every program started and every path written by the traced processes, against what is allowed."""
+WINDOW = os.path.join(os.path.realpath(os.path.dirname(ENGRAM)), "engram-app")
+window_argvs = []  # the argv of every start of Engram's window, from the daemon's trace
+
+
+def check_trace(path, what, allow_exec=(), own=()):
+    """Every program started and every path written by the traced processes, against what is allowed: the programs
+    in allow_exec do what they like (a recorder standing in for the terminal); Engram's own programs in `own` may be
+    started, and what they write is checked like the rest."""
     execs, writes = [], []
     if not os.path.exists(path):
         fail(f"{what}: no strace log")
@@ -95,6 +102,8 @@ def check_trace(path, what, allow_exec=()):
             execs.append(paths[0] if paths else rest)
             if paths and paths[0] in allow_exec:
                 allowed_pids.add(pid)
+            if paths and paths[0] in own and paths[0] == WINDOW:
+                window_argvs.append(paths[2:])
             continue
         if call in ("open", "openat"):
             if not WRITE_FLAGS.search(rest):
@@ -111,7 +120,7 @@ def check_trace(path, what, allow_exec=()):
         if first and e == ENGRAM:
             first = False
             continue
-        if not any(e == a or e.endswith(a) for a in allow_exec):
+        if not any(e == a or e.endswith(a) for a in (*allow_exec, *own)):
             fail(f"{what}: ran a program: {e}")
     for w in writes:
         if not any(w.startswith(a) for a in ALLOWED_WRITE):
@@ -190,7 +199,7 @@ def main():
     os.makedirs(daemon_cwd)
     os.makedirs(f"{tmp}/etc")
     daemon_log = open(f"{OUT}/7-daemon.log", "w")
-    daemon = subprocess.Popen(["strace", "-f", "-qq", "-e",
+    daemon = subprocess.Popen(["strace", "-f", "-qq", "-s", "4096", "-e",
                                "trace=execve,openat,open,creat,rename,renameat,renameat2,unlink,unlinkat,mkdir,mkdirat,symlink,symlinkat,link,linkat,truncate",
                                "-o", trace, ENGRAM, "daemon"], env=env, stdout=daemon_log, stderr=subprocess.STDOUT, cwd=daemon_cwd)
     bus = dbus.SessionBus()
@@ -312,7 +321,11 @@ def main():
         if pid:
             os.kill(pid, signal.SIGTERM)  # the daemon itself: SIGTERM to strace would not reach it
         stop(daemon, "the daemon")
-    execs, writes = check_trace(trace, "engram daemon", allow_exec=(terminal,))
+    execs, writes = check_trace(trace, "engram daemon", allow_exec=(terminal,), own=(WINDOW,))
+    figure("window_launches", len(window_argvs))
+    for argv in window_argvs:
+        if len(argv) != 3 or argv[:2] != ["--data-dir", DATA] or not argv[2].startswith("engram://"):
+            fail(f"Engram's window was started with: {argv}")
     launched = open(spawn_log).read().splitlines() if os.path.exists(spawn_log) else []
     figure("terminal_launches", len(launched))
     for line in launched:
