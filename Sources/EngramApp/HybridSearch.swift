@@ -142,10 +142,13 @@ extension MeaningSearch {
     func interimScores(_ items: [(kind: IndexKind, id: String)], _ query: [Float]) throws -> [(key: String, score: Float)] {
         var texts: [(key: String, hash: String, text: String)] = []
         let hasher = MeaningIndexer(store: store, embedder: embedder)
-        for item in items where item.kind == .memory {
-            guard texts.count < Self.interimPerQuery, let m = try store.memory(id: item.id) else { continue }
+        // One read for all of them: during a flood of captures, when the background pass lags and every word hit
+        // lacks a vector, a read per hit took up to 6 ms of a search on the busy store.
+        let ids = items.filter { $0.kind == .memory }.map(\.id)
+        for m in try ids.isEmpty ? [] : store.memories(ids: ids) {
+            guard texts.count < Self.interimPerQuery else { break }
             let text = MeaningIndexer.text(of: m)
-            texts.append((item.kind.rawValue + ":" + item.id, hasher.hash(text), text))
+            texts.append(("memory:" + m.id, hasher.hash(text), text))
         }
         let missing = texts.filter { interim[$0.key]?.hash != $0.hash }.map { InterimText(key: $0.key, hash: $0.hash, text: Passages.split($0.text)[0]) }
         if let deferInterim {

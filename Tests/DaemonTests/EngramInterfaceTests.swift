@@ -1,4 +1,5 @@
 import DBus
+import EngramCore
 import Foundation
 import Testing
 
@@ -8,6 +9,15 @@ import Testing
 
     func property(_ d: DaemonFixture, _ name: String) throws -> DBusValue? {
         try d.call(D.appPath, "org.freedesktop.DBus.Properties", "Get", [.string(D.app), .string(name)]).first?.variantValue
+    }
+
+    /// The daemon's PropertiesChanged signals, collected from now on.
+    func watchProperties(_ d: DaemonFixture) throws -> (Collector<DBusSignalEvent>, DBusSignalSubscription) {
+        let seen = Collector<DBusSignalEvent>()
+        let subscription = try d.client.addMatch(DBusMatchRule(sender: D.busName, path: "/org/engram/Engram",
+                                                               interface: "org.freedesktop.DBus.Properties",
+                                                               member: "PropertiesChanged")) { seen.append($0) }
+        return (seen, subscription)
     }
 
     @Test func rememberWithTheSameRequestIDStoresOnce() async throws {
@@ -42,10 +52,7 @@ import Testing
     @Test func propertiesChangedFollowsACLICapture() async throws {
         try await withDaemon { d in
             let count = try #require(try property(d, "MemoryCount")?.uint32Value)
-            let seen = Collector<DBusSignalEvent>()
-            let subscription = try d.client.addMatch(DBusMatchRule(sender: D.busName, path: "/org/engram/Engram",
-                                                                   interface: "org.freedesktop.DBus.Properties",
-                                                                   member: "PropertiesChanged")) { seen.append($0) }
+            let (seen, subscription) = try watchProperties(d)
             defer { subscription.cancel() }
 
             let out = try d.engram(["remember", "--type", "idea", "Signals for widgets"])
@@ -59,6 +66,31 @@ import Testing
             #expect(await eventually { announced()["IndexedChange"] != nil })
             #expect(try property(d, "MemoryCount")?.uint32Value == count + 1)
             #expect(try property(d, "PendingChanges")?.uint32Value == 0)
+        }
+    }
+
+    /// A burst of captures by another program (a script, an import) is announced in a few signals, at most one
+    /// a tenth of a second, and the last one carries the final counts: a widget ends right and is not woken (nor the
+    /// store read) once per capture.
+    @Test func aBurstOfCapturesIsAnnouncedCoalescedAndEndsWithTheFinalCount() async throws {
+        try await withDaemon { d in
+            let count = try #require(try property(d, "MemoryCount")?.uint32Value)
+            let (seen, subscription) = try watchProperties(d)
+            defer { subscription.cancel() }
+            let counts = { () -> [UInt32] in
+                seen.all.compactMap { $0.arguments.count > 1 ? $0.arguments[1].dictionaryValue?["MemoryCount"]?.uint32Value : nil }
+            }
+            let store = try Store(path: d.dataDir + "/engram.sqlite")
+            let start = ContinuousClock.now
+            for n in 0..<40 { _ = try store.remember(MemoryDraft(content: "Burst capture number \(n)", source: "test")) }
+            let written = ContinuousClock.now - start
+            #expect(await eventually { counts().last == count + 40 }, "announced: \(counts())")
+            let elapsed = ContinuousClock.now - start
+            // One read per event was about one signal per capture (40 here); now one per 100 ms at most, plus the last.
+            let allowed = Int(elapsed / .milliseconds(100)) + 2
+            #expect(counts().count <= allowed && counts().count < 40,
+                    "\(counts().count) signals for 40 captures written in \(written), counts settled after \(elapsed)")
+            #expect(try property(d, "MemoryCount")?.uint32Value == count + 40)
         }
     }
 

@@ -145,8 +145,9 @@ final class SearchService: Service, @unchecked Sendable {
     /// The question a search for `text` would embed, when its vector is not at hand (as `searchHits` will ask).
     private func questionToEmbed(_ text: String) -> (MeaningSearch, String)? {
         dispatchPrecondition(condition: .onQueue(queue))
-        guard text.utf8.count <= Limits.maxQueryBytes, let question = QueryShape.meaningText(text, partial: true),
-              let meaning = meaning(), !meaning.hasVector(for: question) else { return nil }
+        // Meaning first: while it is off (no model, nothing embedded yet) a keystroke is not read as a question.
+        guard text.utf8.count <= Limits.maxQueryBytes, let meaning = meaning(),
+              let question = QueryShape.meaningText(text, partial: true), !meaning.hasVector(for: question) else { return nil }
         return (meaning, question)
     }
 
