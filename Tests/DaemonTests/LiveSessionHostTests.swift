@@ -77,6 +77,10 @@ import Testing
                 try notified(d).contains { $0.summary == "Capture — Capturing" && $0.body.contains("typed before the kill") }
             }, "\((try? notified(d))?.map { "\($0.summary): \($0.body)" } ?? [])")
 
+            // Killed once it has recorded its notification for a successor (a kill in the instant between the
+            // server's receipt and that record leaves nothing to replace; the parallel test runs hit it).
+            let store = try Store(path: d.dataDir + "/engram.sqlite")
+            #expect(try await eventually { try store.sessions(limit: 1).first?.notification != nil })
             capture.kill()
             #expect(try await eventually { try notified(d).last?.summary == "Capture — Interrupted" },
                     "the daemon noticed the capture's process is gone")
@@ -84,7 +88,6 @@ import Testing
             // It replaces a notification, and only one was ever created: the one the killed capture left.
             #expect(end.replacesID != 0, "the notification the killed capture left is replaced, not joined by another")
             #expect(try notified(d).filter { $0.replacesID == 0 }.count == 1, "one notification in all")
-            let store = try Store(path: d.dataDir + "/engram.sqlite")
             #expect(try store.activeCaptures().isEmpty)
             #expect(try store.sessions(limit: 1).first?.state == .stopped)
             #expect(try store.recentMemories(limit: 1).first?.content == "typed before the kill", "what it captured is kept")

@@ -190,4 +190,35 @@ import Testing
         for await e in late { lateHeard.append(e) }
         #expect(lateHeard == [.storeChanged])
     }
+
+    /// Another program's write to the store is answered at once and once more after it settles (a commit becomes
+    /// visible after its last write to the WAL file, which no later event announces), in both ways of watching;
+    /// when nothing more is written, nothing more is called.
+    @Test(arguments: [true, false])
+    func aWriteIsNoticedAtOnceAndAgainOnceItSettles(inotify: Bool) async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("engram-watch-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let wal = dir + "/engram.sqlite-wal"
+        FileManager.default.createFile(atPath: wal, contents: Data())
+        let calls = Mutex<[ContinuousClock.Instant]>([])
+        let watcher = StoreWatcher(directory: dir, files: ["engram.sqlite-wal"], queue: DispatchQueue(label: "watch-test"),
+                                   pollInterval: .milliseconds(20), settle: .milliseconds(150), useInotify: inotify) {
+            calls.withLock { $0.append(.now) }
+        }
+        defer { watcher.cancel() }
+        try await Task.sleep(for: .milliseconds(100))
+        let handle = try #require(FileHandle(forWritingAtPath: wal))
+        handle.seekToEndOfFile()
+        handle.write(Data("frame".utf8))
+        try handle.close()
+        let written = ContinuousClock.now
+        try await Task.sleep(for: .milliseconds(600))
+        let seen = calls.withLock { $0 }
+        #expect(seen.count >= 2, "\(seen.count) calls")
+        #expect(seen.first.map { $0 - written < .milliseconds(140) } == true, "the first call came \(seen.first.map { $0 - written } ?? .zero) after the write")
+        #expect(seen.last.map { $0 - written >= .milliseconds(150) } == true, "the last call came \(seen.last.map { $0 - written } ?? .zero) after the write")
+        try await Task.sleep(for: .milliseconds(400))
+        #expect(calls.withLock { $0.count } == seen.count, "called again with nothing written")
+    }
 }

@@ -26,11 +26,20 @@ final class StoreWatcher: @unchecked Sendable {
     private let inotify: FolderWatch?
     private let source: (any DispatchSourceProtocol)?
 
-    /// Starts watching the named `files` in `directory`; `onChange` runs on `queue`.
+    /// Starts watching the named `files` in `directory`; `onChange` runs on `queue`, for each change and once more
+    /// `settle` after the last one.
+    ///
+    /// The second call is there because SQLite makes a transaction visible to readers after its last write to the
+    /// WAL file (the commit marks it in the shared-memory index, which no watch sees): a pass that runs at once on
+    /// the write's event can read the store before the commit is visible, find nothing new, and no later event
+    /// would come. A capture by another program was then left unindexed until the periodic apply (30 s); one
+    /// `DaemonTests` run caught it, under the load of the parallel tests.
     ///
     /// With `useInotify` false it polls from the start (tests use this to play a session out of inotify instances).
     init(directory: String, files: Set<String>, queue: DispatchQueue, pollInterval: Duration = .milliseconds(100),
-         useInotify: Bool = true, onChange: @escaping @Sendable () -> Void) {
+         settle: Duration = .milliseconds(50), useInotify: Bool = true, onChange: @escaping @Sendable () -> Void) {
+        let settler = Settler(queue: queue, delay: settle, onChange: onChange)
+        let onChange: @Sendable () -> Void = { settler.noticed() }
         do {
             guard useInotify else { throw StoreWatcherError("inotify is switched off (ENGRAM_TEST_NO_INOTIFY)") }
             guard let watch = FolderWatch(queue: queue, names: files, mask: FolderWatch.writes, onEvent: onChange) else {
@@ -68,6 +77,44 @@ final class StoreWatcher: @unchecked Sendable {
     func cancel() {
         inotify?.cancel()
         source?.cancel()
+    }
+}
+
+/// Calls back at once for each change, and once more when `delay` has passed since the last one.
+private final class Settler: Sendable {
+    private let queue: DispatchQueue
+    private let delay: DispatchTimeInterval
+    private let onChange: @Sendable () -> Void
+    /// When the last change was noticed, and whether a call after it is scheduled.
+    private let state = Mutex<(last: DispatchTime, armed: Bool)>((.now(), false))
+
+    init(queue: DispatchQueue, delay: Duration, onChange: @escaping @Sendable () -> Void) {
+        self.queue = queue
+        self.delay = .nanoseconds(Int(delay.components.seconds * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000))
+        self.onChange = onChange
+    }
+
+    /// A change: called back now, and the call after the last change is scheduled if it is not yet.
+    func noticed() {
+        let arm = state.withLock { s -> Bool in
+            s.last = .now()
+            defer { s.armed = true }
+            return !s.armed
+        }
+        onChange()
+        if arm { settle(at: .now() + delay) }
+    }
+
+    private func settle(at deadline: DispatchTime) {
+        queue.asyncAfter(deadline: deadline) {
+            let later = self.state.withLock { s -> DispatchTime? in
+                let due = s.last + self.delay
+                if due > .now() { return due }
+                s.armed = false
+                return nil
+            }
+            if let later { self.settle(at: later) } else { self.onChange() }
+        }
     }
 }
 
