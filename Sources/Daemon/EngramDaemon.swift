@@ -105,7 +105,9 @@ public final class EngramDaemon: Sendable {
             sweepInterval: library.config.daemon.sweepInterval.map { Duration.seconds($0) } ?? options.sweepInterval,
             firstSweep: hooks.firstSweep ?? options.firstSweepDelay,
             writerRetryInterval: options.writerRetryInterval))
-        let search = SearchService(library: library, log: log, events: events) { [keeper] why in keeper.repairIfDamaged(why) }
+        let search = SearchService(library: library, log: log, events: events, indexStamp: { [keeper] in keeper.changeStamp }) {
+            [keeper] why in keeper.repairIfDamaged(why)
+        }
         let glance = GlanceService(library: library, log: log, events: events) { [keeper] in keeper.lastAppliedSeq }
         let app = AppActions(library: library, keeper: keeper, events: events, log: log)
         let launcher = TerminalLauncher(

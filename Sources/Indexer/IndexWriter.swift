@@ -1,11 +1,28 @@
 import CXapian
 import Foundation
+import Synchronization
 
 /// The single writer of the index; use it from one thread at a time.
 ///
 /// Changes become visible to readers (and durable) only at `commit(lastAppliedSeq:)`,
 /// which stores the outbox sequence number in the same atomic commit. `close()`
 /// discards uncommitted changes.
+/// A count this process moves on at every change it makes to an index: a writer opened, a commit, a writer closed,
+/// and (`note()`) any other change its owner makes, such as a compaction's swap. While the process holds the only
+/// writer (Xapian allows one), a reader in it whose index was current at some count is still current while the count
+/// stands still, without asking Xapian (the daemon's searches, one per keystroke).
+public enum IndexChanges {
+    private static let counter = Atomic<UInt64>(1)
+
+    /// The count now.
+    public static var count: UInt64 { counter.load(ordering: .acquiring) }
+
+    /// Moves the count on: call after the change is made.
+    public static func note() {
+        counter.add(1, ordering: .releasing)
+    }
+}
+
 public final class IndexWriter {
     /// The path the writer was opened at (stub file or database directory).
     public let path: String
@@ -28,12 +45,14 @@ public final class IndexWriter {
     public static func open(at path: String, create: Bool = true) throws -> IndexWriter {
         if create && !FileManager.default.fileExists(atPath: path) {
             if let writer = try IndexLayout.createIndex(stubPath: path) {
+                IndexChanges.note()
                 return IndexWriter(path: path, handle: writer)
             }
             // Someone else created it first: open theirs like any existing index.
         }
         var handle: OpaquePointer?
         try shimCall { cx_writer_open(path, create ? 1 : 0, &handle, $0) }
+        IndexChanges.note()
         return IndexWriter(path: path, handle: handle!)
     }
 
@@ -100,6 +119,7 @@ public final class IndexWriter {
     public func commit(lastAppliedSeq: Int64) throws {
         let handle = try openHandle()
         try shimCall { cx_writer_commit(handle, lastAppliedSeq, $0) }
+        IndexChanges.note()
         IndexLayout.makeFilesPrivate(forStub: path)
     }
 
@@ -162,6 +182,7 @@ public final class IndexWriter {
     public func close() {
         cx_writer_destroy(handle)
         handle = nil
+        IndexChanges.note()
         committedReader = nil
     }
 

@@ -200,7 +200,7 @@ import Testing
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let wal = dir + "/engram.sqlite-wal"
-        FileManager.default.createFile(atPath: wal, contents: Data())
+        #expect(FileManager.default.createFile(atPath: wal, contents: Data()))
         let calls = Mutex<[ContinuousClock.Instant]>([])
         let watcher = StoreWatcher(directory: dir, files: ["engram.sqlite-wal"], queue: DispatchQueue(label: "watch-test"),
                                    pollInterval: .milliseconds(20), settle: .milliseconds(150), useInotify: inotify) {

@@ -32,8 +32,13 @@ final class GlanceService: Service, @unchecked Sendable {
         self.indexedSeq = indexedSeq
     }
 
-    /// The properties' current values.
-    var glance: Glance { state.withLock { $0.glance } }
+    /// The properties' current values. While a change waits for its read (`minimumInterval`), they are read now:
+    /// a widget or script asking right after an action sees it (the signal follows with the coalesced read).
+    var glance: Glance {
+        let (glance, waiting) = state.withLock { ($0.glance, $0.scheduled) }
+        guard waiting, let fresh = try? Glance.read(from: library.store, indexedSeq: indexedSeq()) else { return glance }
+        return fresh
+    }
 
     /// Computes the glance now, on the calling thread, without announcing it (at start-up).
     func load() throws {

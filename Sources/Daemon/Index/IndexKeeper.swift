@@ -48,7 +48,10 @@ final class IndexKeeper: Service, @unchecked Sendable {
     private let timing: Timing
 
     // Confined to `queue`:
-    private var writer: IndexWriter?
+    private var writer: IndexWriter? {
+        didSet { writerHeld.store(writer != nil, ordering: .releasing) }
+    }
+    private let writerHeld = Atomic<Bool>(false)
     private var closed = false
     private var lastRepair: ContinuousClock.Instant?
     private var compactionScheduled = false
@@ -74,6 +77,7 @@ final class IndexKeeper: Service, @unchecked Sendable {
     /// After a pass that changed the index (commit, sweep, rebuild, compaction): searches drop cached results, the
     /// glance is recomputed.
     private func onCommit() {
+        IndexChanges.note()
         events.post(.committed)
     }
 
@@ -108,6 +112,12 @@ final class IndexKeeper: Service, @unchecked Sendable {
 
     /// The last store change the index holds, as of the last pass.
     var lastAppliedSeq: Int64 { appliedSeq.load(ordering: .acquiring) }
+
+    /// The index's change count (`IndexChanges`) while the keeper holds the writer, so that nothing but this process
+    /// changes the index; nil while it does not (another process may be writing it).
+    var changeStamp: UInt64? {
+        writerHeld.load(ordering: .acquiring) ? IndexChanges.count : nil
+    }
 
     /// Whether the keeper holds the writer now (read on the writer queue).
     var holdsWriter: Bool { queue.sync { writer != nil } }
