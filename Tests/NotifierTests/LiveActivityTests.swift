@@ -146,9 +146,7 @@ import Testing
         let dir = TempDir()
         let script = dir.path + "/open.sh"
         let output = dir.path + "/opened.txt"
-        try "#!/bin/sh\nprintf '%s %s %s' \"$1\" \"$XDG_ACTIVATION_TOKEN\" \"$DESKTOP_STARTUP_ID\" > '\(output)'\n"
-            .write(toFile: script, atomically: true, encoding: .utf8)
-        chmod(script, 0o755)
+        try writeScript("#!/bin/sh\nprintf '%s %s %s' \"$1\" \"$XDG_ACTIVATION_TOKEN\" \"$DESKTOP_STARTUP_ID\" > '\(output)'\n", to: script)
         try ProcessLinkOpener(command: [script]).open("engram://topic/rust-2", activationToken: "tok-1")
         let deadline = Date().addingTimeInterval(5)
         while !FileManager.default.fileExists(atPath: output), Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
@@ -160,8 +158,7 @@ import Testing
     func openerErrorsAreReported() async throws {
         let dir = TempDir()
         let script = dir.path + "/open.sh"
-        try "#!/bin/sh\necho \"no method available for opening '$1'\" >&2\nexit 3\n".write(toFile: script, atomically: true, encoding: .utf8)
-        chmod(script, 0o755)
+        try writeScript("#!/bin/sh\necho \"no method available for opening '$1'\" >&2\nexit 3\n", to: script)
         let reports = NoteLog()
         try ProcessLinkOpener(command: [script], report: { reports.add($0) }).open("engram://memory/m1", activationToken: nil)
         #expect(await eventually { reports.all.count == 2 }, "\(reports.all)")
@@ -169,6 +166,21 @@ import Testing
                 "the opener's complaint is read, not left to reach the terminal: \(reports.all)")
         #expect(reports.all.contains("open.sh could not open engram://memory/m1 (exit status 3)"))
     }
+}
+
+/// Writes an executable script at `path` through another process (`cp` from a draft): a script this process wrote
+/// itself may be held open for writing, for an instant, by a process another test forks meanwhile, and the kernel
+/// then refuses to run it ("Text file busy"; a clean-clone CI run met it). `cp`'s descriptor is its own.
+func writeScript(_ text: String, to path: String) throws {
+    let draft = path + ".draft"
+    try text.write(toFile: draft, atomically: false, encoding: .utf8)
+    let copy = Process()
+    copy.executableURL = URL(fileURLWithPath: "/bin/cp")
+    copy.arguments = [draft, path]
+    try copy.run()
+    copy.waitUntilExit()
+    #expect(copy.terminationStatus == 0)
+    #expect(chmod(path, 0o755) == 0)
 }
 
 /// Activity events seen by an owner.
