@@ -136,6 +136,10 @@ class Suite:
     def __init__(self, engram_bin, app_bin, out):
         self.out = os.path.abspath(out)
         os.makedirs(self.out, exist_ok=True)
+        # Each window this run starts appends its output to app.log; one left by an earlier run would be read as this
+        # run's (a GTK critical from the day before failed the check on every later run in a kept bench-out/).
+        if os.path.exists(os.path.join(self.out, "app.log")):
+            os.remove(os.path.join(self.out, "app.log"))
         self.engram_bin, self.app_bin = os.path.abspath(engram_bin), os.path.abspath(app_bin)
         self.world = World("engram-window", drop=("DBUS_", "WAYLAND_", "DISPLAY", "XAUTHORITY", "AT_SPI"))
         self.world.env.update(ENGRAM_MODEL_DIR="none", NO_COLOR="1")
