@@ -10,6 +10,10 @@ VERSION := $(shell sed -n 's/.*static let current = "\(.*\)".*/\1/p' Sources/Eng
 DEB := $(CURDIR)/engram_$(VERSION)_$(shell dpkg --print-architecture 2>/dev/null || echo amd64).deb
 # The suites are modules over the test worlds' package (scripts/engramtest), run with scripts/ on the path.
 SUITE = env PYTHONPATH=$(CURDIR)/scripts /usr/bin/python3 -m
+# Release binaries carry Swift's standard library and Foundation linked in, as the Debian package's do: a process
+# starts in about half the time (no symbol lookups across a dozen runtime libraries), which every `engram` run from a
+# launcher, a widget or a keybinding pays, and they run without a Swift toolchain. Debug builds link it dynamically.
+STATIC_release = --static-swift-stdlib
 
 .PHONY: all deps model build release run demo deb test-deb test test-unit test-e2e test-mcp test-window screenshots test-sync test-widgets test-shells man completions install clean bench bench-sync stress check-figures
 
@@ -25,7 +29,7 @@ model:
 	@scripts/install-model.sh $(BUILD)/model || echo "engram: no meaning-search model; search works by words alone"
 
 build: deps model
-	$(SWIFT) build -c $(CONFIG)
+	$(SWIFT) build -c $(CONFIG) $(STATIC_$(CONFIG))
 
 release:
 	$(MAKE) build CONFIG=release
@@ -42,7 +46,7 @@ demo: build
 # feed timers, the bash/zsh/fish completions and the man pages under PREFIX (GNOME reads search providers only
 # from /usr or /usr/local). Completions and man pages are generated from the built engram's argument parser.
 install: release model
-	$(SWIFT) build -c release --product generate-manual
+	$(SWIFT) build -c release $(STATIC_release) --product generate-manual
 	@scripts/install.sh "$(BUILD)/release/engram" "$(PREFIX)"
 
 # The Debian package, for people without Swift (`sudo apt install ./engram_VERSION_amd64.deb`): release binaries with
@@ -127,11 +131,11 @@ test-widgets:
 BENCH_OUT ?= $(CURDIR)/bench-out
 bench: model
 	@scripts/install-deps.sh --bench
-	$(SWIFT) build -c release --product engram
-	$(SWIFT) build -c release --product engram-bench
-	$(SWIFT) build -c release --product engram-feed
-	$(SWIFT) build -c release --product engram-mcp
-	$(SWIFT) build -c release --product engram-app
+	$(SWIFT) build -c release $(STATIC_release) --product engram
+	$(SWIFT) build -c release $(STATIC_release) --product engram-bench
+	$(SWIFT) build -c release $(STATIC_release) --product engram-feed
+	$(SWIFT) build -c release $(STATIC_release) --product engram-mcp
+	$(SWIFT) build -c release $(STATIC_release) --product engram-app
 	@# Words only here (ENGRAM_MODEL_DIR=none): a daemon on 63,666 memories would spend the run embedding them in the
 	@# background. Meaning search's own costs are the meaning_speed line below.
 	ENGRAM_MODEL_DIR=none dbus-run-session -- $(SUITE) bench.run $(BUILD)/release/engram $(BUILD)/release/engram-bench $(BENCH_OUT) $(BENCH_FLAGS)
@@ -148,7 +152,7 @@ bench: model
 # Sync's figures (README "Every machine"): 10,000 Debian memories to a new device through two Syncthings on loopback,
 # the log's size, apply throughput and capture-to-searchable between the two. ~1 minute after the release build.
 bench-sync: deps
-	$(SWIFT) build -c release --product engram
+	$(SWIFT) build -c release $(STATIC_release) --product engram
 	scripts/bench/debian-corpus.sh $(BUILD)/debian-corpus.jsonl
 	$(SUITE) sync.sync_bench $(BUILD)/release/engram $(BUILD)/debian-corpus.jsonl 10000
 
@@ -156,8 +160,8 @@ bench-sync: deps
 STRESS_OUT ?= $(CURDIR)/stress-out
 stress:
 	@scripts/install-deps.sh --stress
-	$(SWIFT) build -c release --product engram
-	$(SWIFT) build -c release --product engram-feed
+	$(SWIFT) build -c release $(STATIC_release) --product engram
+	$(SWIFT) build -c release $(STATIC_release) --product engram-feed
 	scripts/stress/query-fuzz/build.sh $(BUILD)/stress >/dev/null 2>&1 || echo "the libFuzzer build failed: part 4 will say why"
 	ENGRAM=$(BUILD)/release/engram ENGRAM_FEED=$(BUILD)/release/engram-feed STRESS_OUT=$(STRESS_OUT) $(SUITE) stress
 
@@ -170,7 +174,7 @@ check-figures:
 
 # The man pages, one per command, fresh from the parser (no page of a removed command stays behind).
 man: build
-	$(SWIFT) build -c $(CONFIG) --product generate-manual
+	$(SWIFT) build -c $(CONFIG) $(STATIC_$(CONFIG)) --product generate-manual
 	@rm -rf $(BUILD)/man && mkdir -p $(BUILD)/man
 	$(BUILD)/$(CONFIG)/generate-manual $(ENGRAM) --multi-page --output-directory $(BUILD)/man
 	@echo "man pages in $(BUILD)/man (try: man -l $(BUILD)/man/engram.1)"

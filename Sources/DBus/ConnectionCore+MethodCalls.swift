@@ -124,6 +124,10 @@ extension ConnectionCore {
     // MARK: org.freedesktop.DBus.Properties
 
     private func serveProperties(_ message: Message, member: String, object: ExportedObject) {
+        DBusPropertyRead.$current.withValue(DBusPropertyRead()) { servePropertiesCall(message, member: member, object: object) }
+    }
+
+    private func servePropertiesCall(_ message: Message, member: String, object: ExportedObject) {
         switch member {
         case "Get":
             guard let args = checkedArguments(message, expected: "ss", qualified: "Properties.Get") else { return }

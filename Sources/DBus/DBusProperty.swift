@@ -41,3 +41,21 @@ public struct DBusProperty: Sendable {
         self.setter = set
     }
 }
+
+/// The reads of one `Get` or `GetAll` call. Getters that derive several properties from one costly read (a store
+/// query) share it with `shared`, so a `GetAll` makes that read once rather than once per property; each call reads
+/// afresh.
+public final class DBusPropertyRead: @unchecked Sendable {
+    /// The call whose getters are running, on the bus thread while it serves a `Get` or `GetAll`.
+    @TaskLocal static var current: DBusPropertyRead?
+    private var values: [String: Any] = [:]  // used from the one thread serving the call
+
+    /// `read()`'s value, made once per call for `key`; outside a call (a getter called directly), made each time.
+    public static func shared<T>(_ key: String, _ read: () -> T) -> T {
+        guard let call = current else { return read() }
+        if let value = call.values[key] as? T { return value }
+        let value = read()
+        call.values[key] = value
+        return value
+    }
+}

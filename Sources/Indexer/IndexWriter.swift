@@ -2,11 +2,6 @@ import CXapian
 import Foundation
 import Synchronization
 
-/// The single writer of the index; use it from one thread at a time.
-///
-/// Changes become visible to readers (and durable) only at `commit(lastAppliedSeq:)`,
-/// which stores the outbox sequence number in the same atomic commit. `close()`
-/// discards uncommitted changes.
 /// A count this process moves on at every change it makes to an index: a writer opened, a commit, a writer closed,
 /// and (`note()`) any other change its owner makes, such as a compaction's swap. While the process holds the only
 /// writer (Xapian allows one), a reader in it whose index was current at some count is still current while the count
@@ -23,6 +18,11 @@ public enum IndexChanges {
     }
 }
 
+/// The single writer of the index; use it from one thread at a time.
+///
+/// Changes become visible to readers (and durable) only at `commit(lastAppliedSeq:)`,
+/// which stores the outbox sequence number in the same atomic commit. `close()`
+/// discards uncommitted changes.
 public final class IndexWriter {
     /// The path the writer was opened at (stub file or database directory).
     public let path: String

@@ -17,6 +17,34 @@ import Testing
         }
     }
 
+    /// A widget's GetAll of properties computed from one costly read (the daemon's glance: a store query) makes that
+    /// read once, and every call reads afresh.
+    @Test func getAllSharesOneReadAmongItsGettersAndEachCallReadsAfresh() async throws {
+        try await withTestService { service async throws in
+            let reads = Collector<Int>()
+            let snapshot: @Sendable () -> (first: UInt32, second: UInt32) = {
+                DBusPropertyRead.shared("snapshot") {
+                    reads.append(1)
+                    let n = UInt32(reads.all.count)
+                    return (n * 10 + 1, n * 10 + 2)
+                }
+            }
+            let name = "com.example.EngramTest.Snapshot", path: DBusObjectPath = "/com/example/EngramTest/snapshot"
+            try service.server.export(DBusInterface(name, properties: [
+                DBusProperty("First", "u", get: { .uint32(snapshot().first) }),
+                DBusProperty("Second", "u", get: { .uint32(snapshot().second) }),
+            ]), at: path)
+            let all = try service.call("GetAll", [.string(name)], interface: Self.properties, path: path).first?.dictionaryValue
+            #expect(all == ["First": .uint32(11), "Second": .uint32(12)])
+            #expect(reads.all.count == 1)
+            let again = try service.call("GetAll", [.string(name)], interface: Self.properties, path: path).first?.dictionaryValue
+            #expect(again == ["First": .uint32(21), "Second": .uint32(22)])
+            #expect(try service.call("Get", [.string(name), "Second"], interface: Self.properties, path: path) == [.variant(.uint32(32))])
+            #expect(reads.all.count == 3)
+            #expect(snapshot().first == 41, "outside a call, each getter reads")
+        }
+    }
+
     @Test func setFromGdbusChangesTheValueAndEmitsPropertiesChanged() async throws {
         try await withTestService { service async throws in
             let seen = Collector<DBusSignalEvent>()

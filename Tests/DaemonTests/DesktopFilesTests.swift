@@ -42,8 +42,7 @@ import Testing
         func message(with tools: [String]) throws -> String {
             for t in ["kquitapp5", "kquitapp6"] { try? FileManager.default.removeItem(atPath: bin + "/" + t) }
             for t in tools {
-                try "#!/bin/sh\nexit 0\n".write(toFile: bin + "/" + t, atomically: true, encoding: .utf8)
-                chmod(bin + "/" + t, 0o755)
+                try writeScript("#!/bin/sh\nexit 0\n", to: bin + "/" + t)
             }
             var env = ProcessInfo.processInfo.environment
             env["DESTDIR"] = bin + "/dest"
@@ -114,15 +113,12 @@ import Testing
             #expect(install.status == 0, "\(install.stderr)")
 
             let app = prefix + "/bin/engram-app"
-            try "#!/bin/sh\nprintf '%s\\n' \"$0\" \"$@\" > '\(d.base)/app-argv.tmp'\nmv '\(d.base)/app-argv.tmp' '\(d.base)/app-argv'\n"
-                .write(toFile: app, atomically: true, encoding: .utf8)
-            chmod(app, 0o755)
+            try writeScript("#!/bin/sh\nprintf '%s\\n' \"$0\" \"$@\" > '\(d.base)/app-argv.tmp'\nmv '\(d.base)/app-argv.tmp' '\(d.base)/app-argv'\n", to: app)
             // A terminal that records it was asked for, to show none is.
             let terminal = d.base + "/terminal"
             try FileManager.default.createDirectory(atPath: terminal, withIntermediateDirectories: true)
             for name in ["xterm", "xdg-terminal-exec", "x-terminal-emulator"] {
-                try "#!/bin/sh\ntouch '\(d.base)/terminal-used'\n".write(toFile: terminal + "/" + name, atomically: true, encoding: .utf8)
-                chmod(terminal + "/" + name, 0o755)
+                try writeScript("#!/bin/sh\ntouch '\(d.base)/terminal-used'\n", to: terminal + "/" + name)
             }
             let empty = d.base + "/empty"
             let gioEnv = ["HOME": d.base, "PATH": terminal + ":/usr/bin:/bin", "XDG_DATA_HOME": prefix + "/share", "XDG_DATA_DIRS": empty,

@@ -1,4 +1,5 @@
 import EngramCore
+import EngramTestSupport
 import Foundation
 import Testing
 
@@ -130,9 +131,7 @@ import Testing
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         // Stands in for espeak-ng (the real one needs a sound card): records its argv.
-        try "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\" >> \"\(dir)/said\"; done\n"
-            .write(toFile: dir + "/espeak-ng", atomically: true, encoding: .utf8)
-        chmod(dir + "/espeak-ng", 0o755)
+        try writeScript("#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\" >> \"\(dir)/said\"; done\n", to: dir + "/espeak-ng")
         let out = try e.run(["ask", "--speak", "memory stats"], env: ["PATH": dir + ":/usr/bin:/bin"])
         #expect(out.status == 0, "\(out.stderr)")
         let sentence = try #require(out.stdout.split(separator: "\n").first.map(String.init))

@@ -1,4 +1,5 @@
 import Foundation
+import EngramTestSupport
 import Testing
 
 /// `engram open`, the engram:// handler a browser or launcher runs, end to end on the sample collection: each kind
@@ -74,8 +75,7 @@ import Testing
         let bin = base + "/bin"
         try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
         for name in ["xdg-open", "gio", "x-www-browser", "sensible-browser", "x-terminal-emulator", "sh", "bash", "touch", "curl", "python3"] {
-            try "#!/bin/sh\necho \"\(name) $*\" >> '\(base)/launched'\n".write(toFile: bin + "/" + name, atomically: true, encoding: .utf8)
-            chmod(bin + "/" + name, 0o755)
+            try writeScript("#!/bin/sh\necho \"\(name) $*\" >> '\(base)/launched'\n", to: bin + "/" + name)
         }
         var env = ["PATH": bin + ":/usr/bin:/bin"]
         env["BROWSER"] = bin + "/x-www-browser"

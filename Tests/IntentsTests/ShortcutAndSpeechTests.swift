@@ -1,4 +1,5 @@
 import EngramCore
+import EngramTestSupport
 import Foundation
 import EngramApp
 import Indexer
@@ -55,8 +56,7 @@ import Testing
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let script = "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\" >> \"\(dir)/said\"; done\n"
-        try script.write(toFile: dir + "/espeak-ng", atomically: true, encoding: .utf8)
-        chmod(dir + "/espeak-ng", 0o755)
+        try writeScript(script, to: dir + "/espeak-ng")
         let sentence = "Found 2 memories about $(touch \(dir)/pwned); rm -rf ~ `id`."
         try Speaker.speak(sentence, path: dir)
         let said = try String(contentsOfFile: dir + "/said", encoding: .utf8)

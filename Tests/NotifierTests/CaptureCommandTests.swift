@@ -58,9 +58,7 @@ import Testing
         // xdg-open, as the desktop would run it: here it writes down what it was asked to open.
         let bin = dir.path + "/bin"
         try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
-        try "#!/bin/sh\nprintf '%s %s' \"$1\" \"$XDG_ACTIVATION_TOKEN\" > '\(dir.path)/opened.txt'\n"
-            .write(toFile: bin + "/xdg-open", atomically: true, encoding: .utf8)
-        chmod(bin + "/xdg-open", 0o755)
+        try writeScript("#!/bin/sh\nprintf '%s %s' \"$1\" \"$XDG_ACTIVATION_TOKEN\" > '\(dir.path)/opened.txt'\n", to: bin + "/xdg-open")
 
         let out = try await capture("first\nsecond\n", bus: bus, dir: dir, extra: ["--dismiss-after", "30"],
                                     path: bin + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"))

@@ -168,21 +168,6 @@ import Testing
     }
 }
 
-/// Writes an executable script at `path` through another process (`cp` from a draft): a script this process wrote
-/// itself may be held open for writing, for an instant, by a process another test forks meanwhile, and the kernel
-/// then refuses to run it ("Text file busy"; a clean-clone CI run met it). `cp`'s descriptor is its own.
-func writeScript(_ text: String, to path: String) throws {
-    let draft = path + ".draft"
-    try text.write(toFile: draft, atomically: false, encoding: .utf8)
-    let copy = Process()
-    copy.executableURL = URL(fileURLWithPath: "/bin/cp")
-    copy.arguments = [draft, path]
-    try copy.run()
-    copy.waitUntilExit()
-    #expect(copy.terminationStatus == 0)
-    #expect(chmod(path, 0o755) == 0)
-}
-
 /// Activity events seen by an owner.
 final class EventLog: @unchecked Sendable {
     private let lock = NSLock()

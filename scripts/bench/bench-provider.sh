@@ -11,7 +11,7 @@ root="$(cd "$(dirname "$0")/../.." && pwd)"
 engram="${1:-$root/.build/release/engram}"
 if [ ! -x "$engram" ]; then
   echo "==> Building a release engram" >&2
-  (cd "$root" && swift build -c release >&2)
+  (cd "$root" && swift build -c release --static-swift-stdlib >&2)
 fi
 engram="$(cd "$(dirname "$engram")" && pwd)/$(basename "$engram")"
 work="${BENCH_DIR:-$root/bench-out/provider}"

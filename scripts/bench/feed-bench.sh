@@ -13,9 +13,9 @@ runs=${1:-300}
 scripts/install-deps.sh --bench >/dev/null
 
 echo "==> Building release binaries (engram-feed links the Swift runtime in, see Package.swift)" >&2
-swift build -c release --product engram >/dev/null
-swift build -c release --product engram-feed >/dev/null
-bin="$(swift build -c release --show-bin-path)"
+swift build -c release --static-swift-stdlib --product engram >/dev/null
+swift build -c release --static-swift-stdlib --product engram-feed >/dev/null
+bin="$(swift build -c release --static-swift-stdlib --show-bin-path)"
 
 out="$root/bench-out"
 data="$(mktemp -d)"

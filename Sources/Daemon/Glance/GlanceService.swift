@@ -33,11 +33,14 @@ final class GlanceService: Service, @unchecked Sendable {
     }
 
     /// The properties' current values. While a change waits for its read (`minimumInterval`), they are read now:
-    /// a widget or script asking right after an action sees it (the signal follows with the coalesced read).
+    /// a widget or script asking right after an action sees it (the signal follows with the coalesced read). One
+    /// read serves all the properties of a `GetAll`.
     var glance: Glance {
         let (glance, waiting) = state.withLock { ($0.glance, $0.scheduled) }
-        guard waiting, let fresh = try? Glance.read(from: library.store, indexedSeq: indexedSeq()) else { return glance }
-        return fresh
+        guard waiting else { return glance }
+        return DBusPropertyRead.shared("org.engram.glance") {
+            (try? Glance.read(from: library.store, indexedSeq: indexedSeq())) ?? glance
+        }
     }
 
     /// Computes the glance now, on the calling thread, without announcing it (at start-up).
