@@ -16,7 +16,7 @@ SUITE = env PYTHONPATH=$(CURDIR)/scripts /usr/bin/python3 -m
 # without a Swift toolchain. Debug builds link it dynamically.
 STATIC_release = --static-swift-stdlib
 
-.PHONY: all deps model build release run demo deb test-deb test test-unit test-e2e test-mcp test-window screenshots test-sync test-widgets test-shells man completions install clean bench bench-sync stress check-figures
+.PHONY: all deps model build release run demo deb test-deb test test-dates test-dates-once test-unit test-e2e test-mcp test-window screenshots test-sync test-widgets test-shells man completions install clean bench bench-sync stress check-figures
 
 all: build
 
@@ -64,22 +64,52 @@ $(DEB): $(DEB_INPUTS) | deps model
 test-deb: deb
 	$(SUITE) package $(DEB)
 
+# The Swift tests in four runs (the bus's, the notifier's and the daemon's each on their own), on the clock $(1) sets.
+define swift_tests
+	$(1) $(SWIFT) test --skip-build --skip NotifierTests --skip '^DaemonTests\.' --skip '^DBusTests\.'
+	$(1) $(SWIFT) test --skip-build --filter '^DBusTests\.'
+	$(1) $(SWIFT) test --skip-build --filter NotifierTests
+	$(1) $(SWIFT) test --skip-build --filter '^DaemonTests\.'
+endef
+# Engram's clock a year and three years ahead (the one clock hook: Sources/EngramRules/WallClock.swift).
+YEAR_AHEAD = ENGRAM_TEST_CLOCK_SKEW_S=31536000
+THREE_YEARS_AHEAD = ENGRAM_TEST_CLOCK_SKEW_S=94608000
+
 # Most tests search by words (ENGRAM_MODEL_DIR=none); the meaning tests point at .build/model themselves.
+# The Swift tests run twice: today, and three years ahead, so a fixture dated with a literal instead of from the
+# clock fails here rather than on some later day (make test-dates runs the rest of the dated suites ahead too).
 test: export ENGRAM_MODEL_DIR = none
 test: deps model
 	@if [ "$(CHECK_FIGURES)" = 1 ]; then scripts/check-figures.sh; fi
 	$(SWIFT) build --build-tests
 	$(SWIFT) build --product generate-manual   # scripts/install.sh makes the man pages with it (install tests)
-	$(SWIFT) test --skip-build --skip NotifierTests --skip '^DaemonTests\.' --skip '^DBusTests\.'
-	$(SWIFT) test --skip-build --filter '^DBusTests\.'
-	$(SWIFT) test --skip-build --filter NotifierTests
-	$(SWIFT) test --skip-build --filter '^DaemonTests\.'
+	$(call swift_tests,)
+	$(call swift_tests,$(THREE_YEARS_AHEAD))
 	$(MAKE) test-sync
 	$(MAKE) test-widgets
 	$(MAKE) test-deb
 	$(MAKE) test-shells
 	$(MAKE) test-mcp
 	$(MAKE) test-window
+
+# Every suite that holds dates, with Engram's clock (and every fixture, dated from it) a year and then three years
+# ahead: the Swift tests, the feeds in the real bars, the MCP client, the window. The shells' suites run on today's
+# clock only: the GNOME extension and the Plasma widget time sessions with the shell's own clock, which no hook of
+# Engram's moves (and libfaketime cannot carry a Swift program: its arguments read as empty under it). ~16 minutes.
+test-dates: export ENGRAM_MODEL_DIR = none
+test-dates: deps model
+	$(SWIFT) build --build-tests
+	$(SWIFT) build --product generate-manual
+	$(SWIFT) build --product engram-feed
+	@for ahead in "$(YEAR_AHEAD)" "$(THREE_YEARS_AHEAD)"; do \
+	  echo "== make test-dates: $$ahead"; \
+	  $(MAKE) test-dates-once AHEAD="$$ahead" || exit 1; \
+	done
+test-dates-once:
+	$(call swift_tests,$(AHEAD))
+	env $(AHEAD) $(MAKE) test-widgets
+	env $(AHEAD) $(MAKE) test-mcp
+	env $(AHEAD) $(MAKE) test-window
 
 # Two Engram devices converging through two real Syncthing instances on 127.0.0.1 and 127.0.0.2 (nothing leaves
 # loopback): concurrent edits, tag and link races, forget against edit, sessions; plain, with a 10-minute clock skew,

@@ -19,14 +19,23 @@ let package = Package(
         .library(name: "Daemon", targets: ["Daemon"]),
         .library(name: "EngramClient", targets: ["EngramClient"]),
     ],
+    // Every package at an exact version, those the targets use and those they bring, so two clones a month apart
+    // build the same code (Package.resolved stays out of git: the package mirror's commit ids are its own).
     dependencies: [
-        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
-        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
-        .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
-        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
-        .package(url: "https://github.com/modelcontextprotocol/swift-sdk", from: "0.12.1"),
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
+        .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
+        .package(url: "https://github.com/jpsim/Yams", exact: "5.0.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
+        .package(url: "https://github.com/modelcontextprotocol/swift-sdk", exact: "0.12.1"),
+        // What those build on, pinned here too (and named by the targets that link them): the MCP SDK's
+        // SystemPackage, service-lifecycle's AsyncAlgorithms and its DequeModule. The SDK's other packages (swift-nio,
+        // swift-atomics, eventsource) are resolved but never built here: only Apple platforms and its conformance
+        // server use them.
+        .package(url: "https://github.com/apple/swift-system", exact: "1.8.1"),
+        .package(url: "https://github.com/apple/swift-async-algorithms", exact: "1.1.4"),
+        .package(url: "https://github.com/apple/swift-collections", exact: "1.6.0"),
     ],
     targets: [
         // Xapian behind a plain C header (notmuch-style); only Indexer imports it.
@@ -105,6 +114,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
+                .product(name: "DequeModule", package: "swift-collections"),
             ]
         ),
         // What commands call to reach the index and the bus: make changes searchable or say who will, rebuild
@@ -113,7 +124,8 @@ let package = Package(
         // `engram mcp`: the intent catalog as MCP tools and the memories as resources, over stdio.
         .target(
             name: "EngramMCP",
-            dependencies: ["EngramApp", "EngramClient", "EngramCore", "Intents", .product(name: "MCP", package: "swift-sdk")]
+            dependencies: ["EngramApp", "EngramClient", "EngramCore", "Intents", .product(name: "MCP", package: "swift-sdk"),
+                           .product(name: "SystemPackage", package: "swift-system")]
         ),
         // `engram-mcp`, which `engram mcp` runs: the MCP server in a binary of its own, since the SDK links Foundation's
         // networking (libcurl and its libraries) and every `engram` command would load it at start-up.

@@ -61,7 +61,8 @@ fi
 if [ "${1:-}" = "--deb" ]; then
   # make deb: dpkg-shlibdeps (dpkg-dev), lintian, file; libcurl's link name for the statically linked FoundationNetworking
   # (engram-mcp); mmdebstrap builds the Debian 13 root the package is tested in
-  packages+=(dpkg-dev lintian fakeroot file binutils libcurl4-openssl-dev mmdebstrap)
+  # qemu-user and gcc run the packaged meaning engine on an emulated processor without AVX2 (make test-deb)
+  packages+=(dpkg-dev lintian fakeroot file binutils libcurl4-openssl-dev mmdebstrap qemu-user gcc)
 fi
 if [ "${1:-}" = "--window" ]; then
   # make test-window: a virtual X display, mutter as its compositor, xdotool to type, the accessibility bus, pyatspi

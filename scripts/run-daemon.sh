@@ -23,8 +23,11 @@ fi
 
 if [ ! -s "$demo/engram.sqlite" ] || [ "$("$engram" stats --json | sed -n 's/.*"total":\([0-9]*\).*/\1/p')" = "0" ]; then
   echo "==> Importing the sample collection into $demo"
-  "$engram" import "$root/Samples/memories.jsonl" "$root/Samples/curricula/swift-concurrency.toml" \
-    "$root/Samples/curricula/spanish-b1.yaml" "$root/Samples/vault"
+  # A copy dated from today, so the collection is as fresh as on its own "today" whenever it is imported.
+  samples="$(/usr/bin/python3 "$root/scripts/samples.py" "$(mktemp -d)/samples")"
+  "$engram" import "$samples/memories.jsonl" "$samples/curricula/swift-concurrency.toml" \
+    "$samples/curricula/spanish-b1.yaml" "$samples/vault"
+  rm -rf "$(dirname "$samples")"
 fi
 
 if gdbus call --session --dest org.freedesktop.DBus --object-path /org/freedesktop/DBus \

@@ -24,12 +24,10 @@ public final class Library: @unchecked Sendable {
     }
 
     /// Opens the library at `paths` (creating the private data folder and store if needed).
-    public init(paths: EngramPaths, clock: @escaping @Sendable () -> Date = { Date() }) throws {
+    public init(paths: EngramPaths, clock: @escaping @Sendable () -> Date = { .wallNow }) throws {
         self.paths = paths
         self.config = try EngramConfig.load(from: paths.configPath)
-        var storeClock = clock
-        if let skew = TestHooks.current.clockSkew { storeClock = { clock().addingTimeInterval(skew) } }
-        self.store = try Store(path: paths.storePath, clock: storeClock)
+        self.store = try Store(path: paths.storePath, clock: clock)
         publishSessionChanges()
     }
 

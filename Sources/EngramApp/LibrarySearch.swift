@@ -100,7 +100,7 @@ extension Library {
         let reader = try openReader()
         // Ask for more than needed: some may be outside the context.
         let extra = ctx == nil ? 0 : 4 * limit
-        let byWords = try reader.related(kind: .memory, id: id, limit: limit + out.count + extra)
+        let byWords = try reader.related(kind: .memory, id: id, limit: limit + out.count + extra, now: store.clock())
         // Shared words and meaning fused by rank (as search fuses them); the person's links stay first.
         var fused: [String: Double] = [:]
         var scores: [String: Double] = [:]

@@ -1,6 +1,6 @@
 import CXapian
 #if canImport(EngramCore)
-import EngramCore  // Limits; the query fuzzer compiles this file with EngramRules/Limits.swift instead
+import EngramCore  // Limits, WallClock; the query fuzzer compiles this file with those EngramRules files instead
 #endif
 import Foundation
 
@@ -141,7 +141,7 @@ public final class IndexReader {
     /// Finds memories that share the most significant words with an item, best first; empty if the item is not indexed.
     ///
     /// Memories expired at `now` are left out, as in search.
-    public func related(kind: IndexKind, id: String, limit: Int, now: Date = Date()) throws -> [RelatedHit] {
+    public func related(kind: IndexKind, id: String, limit: Int, now: Date = Date(timeIntervalSince1970: WallClock.now())) throws -> [RelatedHit] {
         try readRetryingIfModified {
             let arena = ByteArena()
             var results: OpaquePointer?

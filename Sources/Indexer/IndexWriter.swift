@@ -1,4 +1,5 @@
 import CXapian
+import EngramCore
 import Foundation
 import Synchronization
 
@@ -159,7 +160,7 @@ public final class IndexWriter {
     }
 
     /// Finds memories related to an item (leaving out those expired at `now`), on committed data only.
-    public func related(kind: IndexKind, id: String, limit: Int, now: Date = Date()) throws -> [RelatedHit] {
+    public func related(kind: IndexKind, id: String, limit: Int, now: Date = Date(timeIntervalSince1970: WallClock.now())) throws -> [RelatedHit] {
         _ = try openHandle()
         if let committedReader {
             try committedReader.reopen()

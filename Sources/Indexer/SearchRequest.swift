@@ -1,3 +1,6 @@
+#if canImport(EngramCore)
+import EngramCore  // WallClock; the query fuzzer compiles this file with EngramRules/WallClock.swift instead
+#endif
 import Foundation
 
 /// A search as the user typed it, with the filters and ranking knobs around it.
@@ -23,7 +26,7 @@ public struct SearchRequest: Sendable, Equatable {
     /// Also return items whose expiry has passed.
     public var includeExpired = false
     /// The time expiry and decay are measured against.
-    public var now = Date()
+    public var now = Date(timeIntervalSince1970: WallClock.now())
     /// Only items in this context, plus items that have no context (curricula, unfiled memories); nil: all.
     public var context: String? = nil
     /// How strongly remaining life (freshness) is blended into relevance; 0 ranks by text alone.
@@ -57,7 +60,7 @@ public struct SearchRequest: Sendable, Equatable {
         offset: Int = 0,
         partial: Bool = true,
         includeExpired: Bool = false,
-        now: Date = Date(),
+        now: Date = Date(timeIntervalSince1970: WallClock.now()),
         context: String? = nil,
         decayWeight: Double = 1.0,
         snippetLength: Int = 160

@@ -69,7 +69,7 @@ import Testing
     @Test func aSessionStartedOnAIsContinuedOnBWithoutCountingTwice() async throws {
         try await withTwoDevices { a, b, shared in
 
-            let t0 = Date()
+            let t0 = Date.wallNow  // the clock the daemons stamp sessions with
             let started = try a.engram(["session", "start", "--curriculum", "swift-concurrency"])
             #expect(started.status == 0, "\(started.stderr)")
             let id = try #require(try Store(path: a.dataDir + "/engram.sqlite").activeSession()?.id)
@@ -106,7 +106,7 @@ import Testing
 
             try await Task.sleep(for: .seconds(2))  // B studies a while
             let stopped = try b.engram(["session", "stop"])
-            let t1 = Date()
+            let t1 = Date.wallNow
             #expect(stopped.status == 0, "\(stopped.stderr)")
             #expect(try await eventually(timeout: .seconds(20)) {
                 try session(a, id)?.state == .stopped && session(b, id)?.state == .stopped

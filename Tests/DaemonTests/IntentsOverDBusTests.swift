@@ -232,7 +232,7 @@ import Testing
             try emit(d, "NotificationClosed", "uu", [.uint32(latest), .uint32(2)])
             let store = try Store(path: d.dataDir + "/engram.sqlite", readOnly: true)
             #expect(try await eventually { try store.delayedIntent(id: delayedID)?.acknowledged != nil })
-            #expect(try store.intentsNeedingRealert(now: Date().addingTimeInterval(3600)).isEmpty)
+            #expect(try store.intentsNeedingRealert(now: Date.wallNow.addingTimeInterval(3600)).isEmpty)
         }
     }
 }

@@ -1,3 +1,4 @@
+import EngramCore
 import Foundation
 import Testing
 
@@ -73,9 +74,10 @@ import Testing
 
     @Test func fadedMemoriesLeaveSearchButStayInShowAndExport() throws {
         let e = EngramProcess()
+        let twoDaysAgo = ISODate.format(Date.wallNow.addingTimeInterval(-2 * 86_400))
         let lines = """
             {"kind":"memory","id":"old1","content":"Compost needs brown and green layers","created":"2024-01-01T00:00:00Z","lastReinforced":"2024-01-01T00:00:00Z"}
-            {"kind":"memory","id":"new1","content":"Compost tea for tomatoes","created":"2026-11-20T00:00:00Z"}
+            {"kind":"memory","id":"new1","content":"Compost tea for tomatoes","created":"\(twoDaysAgo)"}
             """
         let dir = e.configDir + "/in.jsonl"
         try lines.write(toFile: dir, atomically: true, encoding: .utf8)
@@ -216,7 +218,7 @@ import Testing
         let e = EngramProcess()
         let vault = e.configDir + "/vault"
         try FileManager.default.createDirectory(atPath: vault, withIntermediateDirectories: true)
-        try "---\ntags: [bread]\ntype: idea\n---\nOpen crumb needs high hydration\n".write(toFile: vault + "/Crumb.md", atomically: true, encoding: .utf8)
+        try writeNote("---\ntags: [bread]\ntype: idea\n---\nOpen crumb needs high hydration\n", to: vault + "/Crumb.md")
         let one = try e.run(["import", vault + "/Crumb.md"])
         #expect(one.status == 0, "\(one.stderr)")
         #expect(one.stdout.contains("Imported 1 memory"), "\(one.stdout)")

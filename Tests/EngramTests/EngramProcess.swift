@@ -110,11 +110,22 @@ struct EngramProcess {
     }
 
     /// Imports the sample collection.
+    /// Imports the sample collection, dated from today on the Engram clock this process's runs see
+    /// (scripts/samples.py moves its dates so that its own "today" is that day).
     func importSamples() throws {
-        let s = Self.root + "/Samples"
+        let s = dataDir + "-samples"
+        let copied = try Self.exec("/usr/bin/python3", [Self.root + "/scripts/samples.py", s], stdin: nil, env: baseEnvironment)
+        guard copied.status == 0 else { throw Failure("scripts/samples.py failed: \(copied.stderr)") }
         let out = try run(["import", s + "/memories.jsonl", s + "/curricula/swift-concurrency.toml", s + "/curricula/spanish-b1.yaml"])
         guard out.status == 0 else { throw Failure("import failed: \(out.stderr)") }
     }
+}
+
+/// Writes a Markdown note for an import, modified now on the Engram clock: a note without a date in its front matter
+/// is dated by its file's modification time, which must agree with the clock the test's `engram` runs on.
+func writeNote(_ text: String, to path: String) throws {
+    try text.write(toFile: path, atomically: true, encoding: .utf8)
+    try FileManager.default.setAttributes([.modificationDate: Date.wallNow], ofItemAtPath: path)
 }
 
 /// A test failure with a message.

@@ -122,8 +122,8 @@ import Testing
         for g in 0..<groups {
             let subject = subjects[g % subjects.count] + " topic\(g)"
             for i in 0..<size {
-                try "# \(subject) \(i)\n\nNotes about \(subject): crashword, entry \(i).\n".write(
-                    toFile: vault + String(format: "/g%03d-n%04d.md", g, i), atomically: true, encoding: .utf8)
+                try writeNote("# \(subject) \(i)\n\nNotes about \(subject): crashword, entry \(i).\n",
+                              to: vault + String(format: "/g%03d-n%04d.md", g, i))
             }
         }
         return vault

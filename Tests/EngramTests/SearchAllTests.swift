@@ -9,7 +9,7 @@ import Testing
     func collection() throws -> EngramProcess {
         let e = EngramProcess()
         let old = "\"created\":\"2024-01-01T00:00:00Z\",\"lastReinforced\":\"2024-01-01T00:00:00Z\""
-        let yesterday = ISO8601DateFormatter().string(from: Date().addingTimeInterval(-86_400))
+        let yesterday = ISO8601DateFormatter().string(from: Date.wallNow.addingTimeInterval(-86_400))
         try e.importLines([
             #"{"kind":"memory","id":"q1","type":"quote","tags":["bread"],"content":"Sourdough is patience made edible",\#(old)}"#,
             #"{"kind":"memory","id":"t1","type":"task","content":"Buy sourdough flour",\#(old)}"#,

@@ -56,9 +56,10 @@ class Suite:
             self.world.env.pop(var, None)  # no daemon unless a test starts one on its own bus
         self.engram = Engram(self.bin, self.world.env)
         self.report = Report("assistants", out)
-        self.engram("import", os.path.join(ROOT, "Samples", "memories.jsonl"), check=True)
+        samples = self.world.samples()
+        self.engram("import", os.path.join(samples, "memories.jsonl"), check=True)
         for c in ("swift-concurrency.toml", "spanish-b1.yaml"):
-            self.engram("import", os.path.join(ROOT, "Samples", "curricula", c), check=True)
+            self.engram("import", os.path.join(samples, "curricula", c), check=True)
 
     def params(self, env=None):
         return StdioServerParameters(command=self.bin, args=["mcp"], env=env or self.world.env)

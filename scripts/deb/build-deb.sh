@@ -22,6 +22,9 @@ for tool in dpkg-shlibdeps lintian fakeroot; do
   command -v "$tool" >/dev/null || { echo "engram: make deb needs $tool (scripts/install-deps.sh --deb installs it)" >&2; exit 1; }
 done
 
+# Reproducible: the same commit gives the same package contents. Every date in it (file times, the changelog's, the
+# man pages') is the commit's, or SOURCE_DATE_EPOCH's when that is set; dpkg-deb dates the archive's members with it too.
+export SOURCE_DATE_EPOCH="${SOURCE_DATE_EPOCH:-$(git -C "$root" log -1 --format=%ct 2>/dev/null || date +%s)}"
 scratch="$root/.build-deb"
 echo "engram: building the release binaries with Swift's runtime linked in ($scratch)" >&2
 for product in engram engram-feed engram-mcp engram-app generate-manual; do
@@ -67,7 +70,7 @@ install -m 644 scripts/deb/copyright "$doc/copyright"
   echo
   echo "  * Built from $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo 'a source tree') by make deb."
   echo
-  echo " -- Engram developers <engram@engram.invalid>  $(date -R -d "@$(git -C "$root" log -1 --format=%ct 2>/dev/null || date +%s)")"
+  echo " -- Engram developers <engram@engram.invalid>  $(LC_ALL=C date -u -R -d "@$SOURCE_DATE_EPOCH")"
 } | gzip -9n > "$doc/changelog.gz"   # a native package (no Debian revision): changelog.gz
 chmod 644 "$doc/changelog.gz"
 # Lintian overrides, each with its reason (scripts/deb/lintian-overrides).
@@ -93,6 +96,7 @@ sed -e "s|@VERSION@|$version|" -e "s|@ARCH@|$arch|" -e "s|@DEPENDS@|$depends, db
     -e "s|@SIZE@|$installed_size|" scripts/deb/control.in > "$pkg/DEBIAN/control"
 (cd "$pkg" && find usr -type f -print0 | sort -z | xargs -0 md5sum) > "$pkg/DEBIAN/md5sums"
 chmod 644 "$pkg/DEBIAN/control" "$pkg/DEBIAN/md5sums"
+find "$pkg" -exec touch --no-dereference --date="@$SOURCE_DATE_EPOCH" {} +
 
 deb="$out/engram_${version}_$arch.deb"
 mkdir -p "$out"

@@ -8,10 +8,18 @@ Every folder is made 0700. env is the caller's environment (or the one given) wi
 XDG_CONFIG_HOME, XDG_CACHE_HOME, XDG_STATE_HOME and XDG_RUNTIME_DIR pointing here; with engram_dirs,
 ENGRAM_DATA_DIR and ENGRAM_CONFIG_DIR too (base/data, base/config). Variables starting with a prefix in drop are
 left out first (a suite that must not reach the tester's bus or display drops DBUS_, WAYLAND_ and the like).
+
+The world's clock is the one Engram's processes run on: the system's, moved by ENGRAM_TEST_CLOCK_SKEW_S when the
+suite was started with it (the one clock hook, Sources/EngramRules/WallClock.swift). Fixtures are dated from it,
+never with a literal date: world.iso(days=-3) for three days ago, world.samples() for the sample collection as of
+the world's today.
 """
+import datetime
 import os
 import shutil
 import tempfile
+
+import samples as sample_collection
 
 FOLDERS = {"HOME": "home", "XDG_DATA_HOME": "xdg/data", "XDG_CONFIG_HOME": "xdg/config",
            "XDG_CACHE_HOME": "xdg/cache", "XDG_STATE_HOME": "xdg/state", "XDG_RUNTIME_DIR": "runtime"}
@@ -55,6 +63,22 @@ class World:
     @property
     def home(self):
         return self.env.get("HOME")
+
+    def now(self):
+        """Now on the world's clock, in seconds since 1970."""
+        return sample_collection.engram_now(self.env)
+
+    def iso(self, days=0, seconds=0):
+        """The instant days (and seconds) from now on the world's clock, as Engram writes it (UTC, ISO 8601)."""
+        t = self.now() + days * 86400 + seconds
+        return datetime.datetime.fromtimestamp(t, datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+    def samples(self):
+        """The sample collection as of the world's today (scripts/samples.py), copied into the world once."""
+        path = self.path("samples")
+        if not os.path.isdir(path):
+            sample_collection.copy(path, env=self.env)
+        return path
 
     def write_config(self, text):
         """Writes Engram's config.toml (in its config folder) and returns its path."""

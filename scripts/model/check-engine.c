@@ -4,15 +4,22 @@
  * means is never installed.
  *
  *   check-engine PATCHED.so PUBLISHED.so MODEL.bin [MIN_COSINE]
+ *   check-engine --save OUT.vec ENGINE.so MODEL.bin      (the vectors, to compare with from another process)
+ *
+ * Either engine of the comparison may be a .vec file saved before: `make test-deb` saves the packaged engine's
+ * vectors natively, then compares them with the same engine run under an emulated processor without AVX2. An engine
+ * that says which of its builds it runs (Engram's libe5.so: e5_engram_build) has that printed.
  */
 #include <dlfcn.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 typedef void *(*load_fn)(const char *);
 typedef int (*embed_fn)(void *, const char *, int, float *);
 typedef int (*batch_fn)(void *, const char **, int, int, float *);
+typedef const char *(*build_fn)(void);
 
 static const char *texts[] = {
     "sourdough",
@@ -28,13 +35,27 @@ static const char *texts[] = {
 #define N ((int)(sizeof texts / sizeof *texts))
 #define DIM 384
 
+static int ends_with(const char *s, const char *tail) {
+    size_t a = strlen(s), b = strlen(tail);
+    return a >= b && strcmp(s + a - b, tail) == 0;
+}
+
 static int run(const char *lib, const char *model, float *out) {
+    if (ends_with(lib, ".vec")) {
+        FILE *f = fopen(lib, "rb");
+        size_t n = f ? fread(out, sizeof(float), 2 * N * DIM, f) : 0;
+        if (f) fclose(f);
+        if (n != 2 * N * DIM) { fprintf(stderr, "check-engine: %s does not hold %d vectors\n", lib, 2 * N); return -1; }
+        return 0;
+    }
     void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
     if (!h) { fprintf(stderr, "check-engine: %s\n", dlerror()); return -1; }
     load_fn load = (load_fn)dlsym(h, "e5_load");
     embed_fn embed = (embed_fn)dlsym(h, "e5_embed");
     batch_fn batch = (batch_fn)dlsym(h, "e5_embed_batch");
     if (!load || !embed || !batch) { fprintf(stderr, "check-engine: %s lacks e5_load/e5_embed/e5_embed_batch\n", lib); return -1; }
+    build_fn build = (build_fn)dlsym(h, "e5_engram_build");
+    if (build) printf("%s runs its %s build\n", lib, build());
     void *m = load(model);
     if (!m) { fprintf(stderr, "check-engine: %s could not load %s\n", lib, model); return -1; }
     /* each text alone as a question, then all of them as one batch of passages */
@@ -45,6 +66,16 @@ static int run(const char *lib, const char *model, float *out) {
 }
 
 int main(int argc, char **argv) {
+    if (argc == 5 && strcmp(argv[1], "--save") == 0) {
+        static float v[2 * N * DIM];
+        if (run(argv[3], argv[4], v) != 0) return 2;
+        FILE *f = fopen(argv[2], "wb");
+        if (!f || fwrite(v, sizeof(float), 2 * N * DIM, f) != 2 * N * DIM || fclose(f) != 0) {
+            fprintf(stderr, "check-engine: cannot write %s\n", argv[2]);
+            return 2;
+        }
+        return 0;
+    }
     if (argc < 4) { fprintf(stderr, "usage: check-engine PATCHED.so PUBLISHED.so MODEL.bin [MIN_COSINE]\n"); return 2; }
     double bound = argc > 4 ? atof(argv[4]) : 0.9999;
     static float a[2 * N * DIM], b[2 * N * DIM];

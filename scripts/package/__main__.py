@@ -14,8 +14,10 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 
+import samples
 from engramtest import ROOT
 from engramtest.report import Failed, Report, expect
 
@@ -49,7 +51,7 @@ class Release:
         shutil.rmtree(self.base, ignore_errors=True)
         subprocess.run(["cp", "-a", "--reflink=auto", bare, self.base], check=True)
         shutil.copy(self.deb, os.path.join(self.base, "tmp", os.path.basename(self.deb)))
-        shutil.copytree(os.path.join(ROOT, "Samples"), os.path.join(self.base, "tmp", "samples"))
+        samples.copy(os.path.join(self.base, "tmp", "samples"))  # dated from today
         return f"bare {self.release} root copied from {bare}"
 
     def close(self):
@@ -159,6 +161,41 @@ class Release:
             self.close()
 
 
+def has_avx2():
+    flags = next((l for l in open("/proc/cpuinfo") if l.startswith("flags")), "").split()
+    return all(f in flags for f in ("avx2", "fma", "f16c"))
+
+
+def engine_on_every_processor(deb):
+    """The packaged meaning engine on a processor without AVX (qemu-user's Nehalem, x86-64-v2): it runs its baseline
+    build and embeds as the native run does, within cosine 0.9999 (scripts/model/check-engine.c)."""
+    work = tempfile.mkdtemp(prefix="engram-engine-")
+    try:
+        subprocess.run(["dpkg-deb", "-x", deb, work], check=True)
+        model = os.path.join(work, "usr", "lib", "engram", "model")
+        engine, weights = os.path.join(model, "libe5.so"), os.path.join(model, "e5-small-q4.bin")
+        check = os.path.join(work, "check-engine")
+        subprocess.run(["gcc", "-O2", "-o", check, os.path.join(ROOT, "scripts", "model", "check-engine.c"), "-ldl", "-lm"],
+                       check=True)
+        env = dict(os.environ, OMP_NUM_THREADS="1")
+        native = subprocess.run([check, "--save", os.path.join(work, "native.vec"), engine, weights], env=env,
+                                capture_output=True, text=True)
+        expect(native.returncode == 0, f"the packaged engine failed natively: {native.stderr.strip()}")
+        if has_avx2():
+            expect("runs its x86-64-v3 build" in native.stdout, f"natively, with AVX2 here: {native.stdout.strip()!r}")
+        emulated = subprocess.run(["qemu-x86_64", "-cpu", "Nehalem", check, engine, os.path.join(work, "native.vec"),
+                                   weights, "0.9999"], env=env, capture_output=True, text=True, timeout=900)
+        with open(os.path.join(OUT, "engine-without-avx2.log"), "w") as log:
+            log.write(native.stdout + emulated.stdout + emulated.stderr)
+        expect(emulated.returncode != -4 and emulated.returncode != 132 and "Illegal instruction" not in emulated.stderr,
+               "the packaged engine dies with SIGILL on a processor without AVX2")
+        expect("runs its x86-64 build" in emulated.stdout, f"under qemu -cpu Nehalem: {emulated.stdout.strip()!r}")
+        expect(emulated.returncode == 0, f"vectors differ from the native run's: {(emulated.stdout + emulated.stderr).strip()}")
+        return emulated.stdout.strip().splitlines()[-1] + " (Nehalem, emulated, against this processor)"
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
 def main(argv):
     if not argv or not os.path.exists(argv[0]):
         sys.exit("package: give the .deb (make deb builds it)")
@@ -166,6 +203,7 @@ def main(argv):
     shutil.rmtree(OUT, ignore_errors=True)
     os.makedirs(OUT)
     report = Report("package", OUT)
+    report.check("the packaged meaning engine runs without AVX2 and embeds as natively", lambda: engine_on_every_processor(deb))
     for release in ("bookworm", "trixie"):
         Release(release, deb, report).run()
     report.write()

@@ -137,10 +137,7 @@ class World:
             f.write(f"#!{PYTHON}\n" + RECORDER)
         os.chmod(app, 0o755)
         self.folders.write_config(f'[desktop]\nopen = "app"\nterminal = ["{PYTHON}", "{recorder}"]\n')
-        samples = os.path.join(ROOT, "Samples")
-        if self.root:
-            shutil.copytree(samples, os.path.join(self.base, "samples"))
-            samples = os.path.join(self.base, "samples")
+        samples = self.folders.samples()  # dated from today, under the world's base (inside the root when it has one)
         self.run_engram("import", f"{samples}/memories.jsonl", f"{samples}/curricula/swift-concurrency.toml",
                         f"{samples}/curricula/spanish-b1.yaml")
 

@@ -140,6 +140,7 @@ as_user_prefix() {  # sets user_env: the command prefix that runs a program as t
     # shellcheck disable=SC2207
     user_env=(setpriv --reuid="$user" --regid="$user" --init-groups env HOME="$home" USER="$user" LOGNAME="$user"
         PATH="$PATH" ENGRAM_DATA_DIR="$ENGRAM_DATA_DIR" ENGRAM_CONFIG_DIR="$ENGRAM_CONFIG_DIR" TZ="$TZ" LANG="$LANG"
+        ENGRAM_TEST_CLOCK_SKEW_S="${ENGRAM_TEST_CLOCK_SKEW_S:-0}"
         XDG_RUNTIME_DIR="$XDG_RUNTIME_DIR" NO_AT_BRIDGE=1 $(display_env)
         DBUS_SESSION_BUS_ADDRESS="${DBUS_SESSION_BUS_ADDRESS:-unix:path=$work/no-bus}")
 }
@@ -163,7 +164,8 @@ stop() {  # stop PID — ends a program this run started, and waits until it is 
     wait "$1" 2>/dev/null
 }
 
-eng import Samples/memories.jsonl Samples/curricula/swift-concurrency.toml Samples/curricula/spanish-b1.yaml >/dev/null \
+samples="$(/usr/bin/python3 scripts/samples.py "$work/samples")"  # the sample collection dated from today
+eng import "$samples/memories.jsonl" "$samples/curricula/swift-concurrency.toml" "$samples/curricula/spanish-b1.yaml" >/dev/null \
     || { echo "widgets-e2e: import failed" >&2; exit 1; }
 eng session start --curriculum swift-concurrency >/dev/null
 # Memories written to break widgets; remember_hostile makes one the newest, which `recent` shows first

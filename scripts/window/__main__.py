@@ -155,9 +155,10 @@ class Suite:
     # ---- the desktop
 
     def start(self):
-        self.engram("import", os.path.join(ROOT, "Samples", "memories.jsonl"), check=True)
+        samples = self.world.samples()
+        self.engram("import", os.path.join(samples, "memories.jsonl"), check=True)
         for c in ("swift-concurrency.toml", "spanish-b1.yaml"):
-            self.engram("import", os.path.join(ROOT, "Samples", "curricula", c), check=True)
+            self.engram("import", os.path.join(samples, "curricula", c), check=True)
         self.bus = SessionBus(self.world.path("bus"), env=self.world.env)
         address = self.bus.start()
         self.world.env["DBUS_SESSION_BUS_ADDRESS"] = address
@@ -390,7 +391,7 @@ class Suite:
         laptop = Engram(self.engram_bin, other.env)
         try:
             self.engram("sync", "now", check=True)
-            laptop("import", os.path.join(ROOT, "Samples", "memories.jsonl"), check=True)
+            laptop("import", os.path.join(self.world.samples(), "memories.jsonl"), check=True)
             laptop("sync", "now", check=True)
             laptop("show", "s050", check=True)
             self.engram("remember", "a change, so the window reads its offers again", check=True)

@@ -33,7 +33,7 @@ public final class Store: Sendable {
     public static let maxContentBytes = 4 * 1024 * 1024
 
     /// Opens (creating if needed) the store at `path`, private to the user, and migrates it.
-    public init(path: String, readOnly: Bool = false, clock: @escaping @Sendable () -> Date = { Date() }) throws {
+    public init(path: String, readOnly: Bool = false, clock: @escaping @Sendable () -> Date = { .wallNow }) throws {
         self.path = path
         self.clock = clock
         let dir = (path as NSString).deletingLastPathComponent

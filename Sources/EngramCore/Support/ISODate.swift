@@ -11,3 +11,8 @@ public enum ISODate {
     /// Parses `YYYY-MM-DD`, `YYYY-MM-DDTHH:MM[:SS[.fff]]` with `Z`, `±HH:MM` or no zone (UTC).
     public static func parse(_ text: String) -> Date? { Timestamp.parse(text).map(Date.init(timeIntervalSince1970:)) }
 }
+
+extension Date {
+    /// Now on Engram's wall clock (`WallClock`: the system's, unless a test chose another).
+    public static var wallNow: Date { Date(timeIntervalSince1970: WallClock.now()) }
+}

@@ -3,8 +3,6 @@ import Synchronization
 
 /// Every hook the project's tests set through the environment, read in one place; none is ever set in use.
 ///
-/// - `ENGRAM_TEST_CLOCK_SKEW_S=600`: this process's store clock runs that many seconds ahead (behind when negative),
-///   as on a machine whose clock is off (sync tests).
 /// - `ENGRAM_TEST_CRASH_AT=point[:n]`: SIGKILL at the n-th time `point` is reached, exactly as a power cut would. The
 ///   points: the applier's "after-write" and "after-commit" (each batch), the links' "after-autolink" and the outbox's
 ///   "after-prune" (each window after the index), a rebuild's "rebuild-before-swap" and "rebuild-after-swap" (also
@@ -14,11 +12,12 @@ import Synchronization
 /// - `ENGRAM_TEST_FIRST_SWEEP_MS`, `ENGRAM_TEST_CHORE_MS`, `ENGRAM_TEST_SYNC_POLL_MS`: the daemon's first sweep, its
 ///   chores and its sync folder checks that soon (at least 50 ms).
 /// - `ENGRAM_TEST_NO_INOTIFY`: the daemon's file watchers poll instead of using inotify.
+/// - `ENGRAM_TEST_CLOCK_SKEW_S` and `ENGRAM_NOW`: the wall clock (`WallClock`, in EngramRules, which the lean feed
+///   reads too): every Engram process a test world starts runs on the clock the test chose.
 public struct TestHooks: Sendable {
     /// This process's hooks.
     public static let current = TestHooks(environment: ProcessInfo.processInfo.environment)
 
-    public var clockSkew: TimeInterval?
     public var crashAt: (point: String, nth: Int)?
     public var bulkThreshold: Int?
     public var firstSweep: Duration?
@@ -31,7 +30,6 @@ public struct TestHooks: Sendable {
         func delay(_ name: String) -> Duration? {
             environment[name].flatMap(Int.init).map { Duration.milliseconds(max(50, $0)) }
         }
-        clockSkew = environment["ENGRAM_TEST_CLOCK_SKEW_S"].flatMap { TimeInterval($0) }
         if let spec = environment["ENGRAM_TEST_CRASH_AT"], !spec.isEmpty {
             let parts = spec.split(separator: ":")
             crashAt = (String(parts[0]), parts.count > 1 ? Int(parts[1]) ?? 1 : 1)

@@ -19,7 +19,7 @@ public enum FeedRunner {
         var reader = StoreReader(path: paths.storePath)
 
         func update() -> (text: String, failed: Bool) {
-            let env = FeedEnvironment(now: fixedNow() ?? currentInstant(), calendar: .system, config: config)
+            let env = FeedEnvironment(now: WallClock.now(), calendar: .system, config: config)
             let result = reader.build(request, env)
             if result.state == .error, let m = result.message { FeedOutput.warn(m) }
             if options.watch, options.sink == .i3blocks { return (I3blocksRenderer().persistLine(result), result.state == .error) }
@@ -38,11 +38,6 @@ public enum FeedRunner {
         FeedWatcher(interval: options.interval).run(refresh: &refresh, render: { update().text }, write: FeedOutput.line,
                                                     readerGone: { FeedOutput.readerGone(parent: parent) })
         return 0
-    }
-
-    /// `ENGRAM_NOW` (ISO 8601), which pins the clock for screenshots and end-to-end tests.
-    static func fixedNow() -> Double? {
-        getenv("ENGRAM_NOW").flatMap { Timestamp.parse(String(cString: $0)) }
     }
 
     private static func currentDirectory() -> String {

@@ -71,7 +71,10 @@ final class DaemonFixture: @unchecked Sendable {
         client = try bus.connect()
 
         if samples {
-            let s = Self.root + "/Samples"
+            // The sample collection dated from today on the Engram clock (scripts/samples.py).
+            let s = dataDir + "-samples"
+            let copied = try Run.program("/usr/bin/python3", [Self.root + "/scripts/samples.py", s], environment: environment)
+            guard copied.status == 0 else { throw TestError("scripts/samples.py failed: \(copied.stderr)") }
             let out = try engram(["import", s + "/memories.jsonl", s + "/curricula/swift-concurrency.toml", s + "/curricula/spanish-b1.yaml"])
             guard out.status == 0 else { throw TestError("import failed: \(out.stderr)") }
         }

@@ -182,13 +182,14 @@ class Suite:
         expect(eventually(lambda: os.path.exists(f"/tmp/.X11-unix/X{n}"), 20), "Xvfb did not start")
         w.env.update(DISPLAY=self.display, QT_QUICK_BACKEND="software", XDG_CURRENT_DESKTOP="KDE", LANG="C.UTF-8")
         w.start_bus()
-        # A memory about to fade (older than the sample quote fading today), with text that is markup and code
-        # elsewhere: it leads today's review.
+        # A memory about to fade, with text that is markup and code elsewhere: it leads today's review (memories due
+        # within a week, oldest first). Dated from the world's clock: a quote never used leaves search 152 days after
+        # its last use (half-life 120 days, DecayModel.standard), so this one has three days left, whatever the day.
         hostile = os.path.join(w.base, "hostile.jsonl")
         with open(hostile, "w") as f:
             f.write(json.dumps({"kind": "memory", "id": "hostile1", "content": HOSTILE, "type": "quote", "tags": [],
-                                "created": "2026-06-29T20:00:00Z", "updated": "2026-06-29T20:00:00Z",
-                                "lastReinforced": "2026-06-29T20:00:00Z", "useCount": 0, "pinned": False}) + "\n")
+                                "created": w.folders.iso(days=-1000), "updated": w.folders.iso(days=-1000),
+                                "lastReinforced": w.folders.iso(days=-149), "useCount": 0, "pinned": False}) + "\n")
         w.run_engram("import", hostile)
         w.run_engram("remember", "Plasma widget check: first memory of today")
         w.run_engram("remember", "Plasma widget check: second memory of today")

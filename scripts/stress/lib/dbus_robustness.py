@@ -19,6 +19,7 @@ import tempfile
 import time
 
 import dbus
+import samples
 import dbus.lowlevel
 
 from stress.lib.stresslib import fail, finish, require_name, stop
@@ -194,8 +195,9 @@ class Stress:
         os.chmod(recorder, 0o755)
         with open(f"{self.tmp}/config/config.toml", "w") as f:
             f.write(f'[desktop]\nopen = "terminal"\nterminal = ["{recorder}"]\n')
-        subprocess.run([ENGRAM, "import", f"{ROOT}/Samples/memories.jsonl", f"{ROOT}/Samples/curricula/swift-concurrency.toml",
-                        f"{ROOT}/Samples/curricula/spanish-b1.yaml"], env=self.env, check=True, stdout=subprocess.DEVNULL)
+        s = samples.copy(f"{self.tmp}/samples")  # dated from today
+        subprocess.run([ENGRAM, "import", f"{s}/memories.jsonl", f"{s}/curricula/swift-concurrency.toml",
+                        f"{s}/curricula/spanish-b1.yaml"], env=self.env, check=True, stdout=subprocess.DEVNULL)
         self.log = open(f"{OUT}/3-daemon.log", "w")
         self.daemon = subprocess.Popen([ENGRAM, "daemon"], env=self.env, stdout=self.log, stderr=subprocess.STDOUT)
         self.bus = dbus.SessionBus()

@@ -30,6 +30,7 @@ import tempfile
 import time
 
 import dbus
+import samples
 
 from stress.lib.stresslib import DEADLINE, fail, figure, finish, require_name, stop
 
@@ -166,8 +167,10 @@ def check_modes():
 
 def main():
     # ---------------------------------------------------------------- workout, CLI side
-    engram("import", f"{ROOT}/Samples/memories.jsonl", f"{ROOT}/Samples/curricula/swift-concurrency.toml",
-           f"{ROOT}/Samples/curricula/spanish-b1.yaml", f"{ROOT}/Samples/vault")
+    # The samples dated from today, copied outside the private folders this part checks.
+    s = samples.copy(os.path.join(tempfile.mkdtemp(prefix="engram-samples-"), "samples"))
+    engram("import", f"{s}/memories.jsonl", f"{s}/curricula/swift-concurrency.toml", f"{s}/curricula/spanish-b1.yaml",
+           f"{s}/vault")
     engram("remember", "--type", "idea", "--tag", "privacy", "A note about privacy checks")
     engram("remember", stdin=b"Text from standard input about sourdough starters\n")
     ids = json.loads(engram("search", "--json", "sourdough").stdout)["results"]

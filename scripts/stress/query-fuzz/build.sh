@@ -13,7 +13,7 @@ OUT=$(cd "$OUT" && pwd)
 # The read path of the Indexer module: what IndexReader.search needs, nothing that touches the store.
 swift_sources=(
   Sources/Indexer/{IndexReader,SearchRequest,SearchResults,SearchHit,Snippet,IndexError,ShimCall,ShimResults,ByteArena,IndexKind,DocumentData,RelatedHit,IndexDocument}.swift Sources/Indexer/QueryShape.swift
-  Sources/EngramRules/Limits.swift
+  Sources/EngramRules/{Limits,WallClock,Timestamp,CivilDate}.swift
   scripts/stress/query-fuzz/QueryFuzz.swift
 )
 cxx_sources=(Sources/CXapian/*.cc)
