@@ -53,6 +53,9 @@ def copy(dest, today=None, env=None):
                     text = f.read()
                 with open(path, "w", encoding="utf-8") as f:
                     f.write(shift(text, days))
+            # Written now on the Engram clock: a note without a date in its front matter is dated by its file's time.
+            now = engram_now(env)
+            os.utime(os.path.join(folder, name), (now, now))
     return dest
 
 

@@ -61,7 +61,8 @@ struct HandoffListCommand: ParsableCommand {
 
     func run() throws {
         try Terminal.reporting {
-            let handoff = try HandoffCommand.handoff(try global.library())
+            let library = try global.library()
+            let handoff = try HandoffCommand.handoff(library)
             if json {
                 let offers = try handoff.offers().map { o in
                     OfferJSON(device: o.activity.device, deviceName: o.activity.deviceName, kind: o.kind.rawValue, id: o.itemID,
@@ -73,7 +74,7 @@ struct HandoffListCommand: ParsableCommand {
                 return
             }
             if let claim = try handoff.pendingClaim() {
-                print("Waiting for device \(claim.origin) to hand over session \(claim.session) (asked \(HandoffCommand.age(-claim.claimed.timeIntervalSinceNow)) ago).")
+                print("Waiting for device \(claim.origin) to hand over session \(claim.session) (asked \(HandoffCommand.age(library.store.clock().timeIntervalSince(claim.claimed))) ago).")
             }
             let offers = try handoff.offers()
             if offers.isEmpty {

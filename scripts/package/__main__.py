@@ -32,7 +32,8 @@ class Release:
 
     def sh(self, script, check=True, timeout=600):
         """Runs a shell script inside the copy, as root, with a plain environment; returns the completed process."""
-        out = subprocess.run([INROOT, self.base, "HOME=/root", "DEBIAN_FRONTEND=noninteractive", "sh", "-c", script],
+        out = subprocess.run([INROOT, self.base, "HOME=/root", "DEBIAN_FRONTEND=noninteractive",
+                              "ENGRAM_TEST_CLOCK_SKEW_S=" + os.environ.get("ENGRAM_TEST_CLOCK_SKEW_S", "0"), "sh", "-c", script],
                              capture_output=True, text=True, timeout=timeout)
         with open(os.path.join(OUT, f"{self.release}.log"), "a") as log:
             log.write(f"$ {script}\n{out.stdout}{out.stderr}[exit {out.returncode}]\n")

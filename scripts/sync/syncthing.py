@@ -130,8 +130,8 @@ class Side:
         # Each side's own session bus once its daemon runs; before, none (nothing reaches the tester's bus).
         if self.bus:
             e["DBUS_SESSION_BUS_ADDRESS"] = self.bus
-        if self.skew:
-            e["ENGRAM_TEST_CLOCK_SKEW_S"] = str(self.skew)
+        if self.skew:  # on top of the clock the whole run was given
+            e["ENGRAM_TEST_CLOCK_SKEW_S"] = str(float(e.get("ENGRAM_TEST_CLOCK_SKEW_S") or 0) + self.skew)
         e.update(extra or {})
         return e
 

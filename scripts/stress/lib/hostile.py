@@ -22,6 +22,8 @@ import time
 import urllib.parse
 import xml.etree.ElementTree as ET
 
+import samples
+
 import dbus
 
 from stress.lib.stresslib import DEADLINE, fail, figure, finish, require_name, stop
@@ -233,7 +235,8 @@ def main():
     with open(f"{tmp}/config/config.toml", "w") as f:
         f.write('[desktop]\nopen = "none"\n')
     records = []
-    now = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() - 7200))  # fresh, so nothing has faded from search
+    # Fresh on the Engram clock, so nothing has faded from search.
+    now = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(samples.engram_now() - 7200))
     for i, text in enumerate(HOSTILE):
         if "\x00" in text:
             continue
@@ -267,7 +270,7 @@ def main():
     # ------------------------------------------------------------- feeds, both binaries, every format
     n_total = int(json.loads(run([ENGRAM, "stats", "--json"]).stdout)["total"])
     # One pinned clock for both binaries, so every feed (motd included) must come out byte for byte the same.
-    feed_env = env_with(ENGRAM_NOW=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
+    feed_env = env_with(ENGRAM_NOW=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(samples.engram_now())))
     parsed_outputs = []  # what Conky's execp would parse: run through the real Conky below
     formats = ["json", "waybar", "conky", "conky-parsed", "i3blocks", "polybar", "text", "notify", "rofi", "dmenu"]
     for kind in ("recent", "motd", "review", "stats"):
