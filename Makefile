@@ -95,7 +95,7 @@ test: deps model
 # Every suite that holds dates, with Engram's clock (and every fixture, dated from it) a year and then three years
 # ahead: the Swift tests, the feeds in the real bars, the MCP client, the window. The shells' suites run on today's
 # clock only: the GNOME extension and the Plasma widget time sessions with the shell's own clock, which no hook of
-# Engram's moves (and libfaketime cannot carry a Swift program: its arguments read as empty under it). ~16 minutes.
+# Engram's moves (and libfaketime cannot carry a Swift program: its arguments read as empty under it).
 test-dates: export ENGRAM_MODEL_DIR = none
 test-dates: deps model
 	$(SWIFT) build --build-tests
