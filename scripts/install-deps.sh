@@ -68,6 +68,12 @@ if [ "${1:-}" = "--window" ]; then
   # make test-window: a virtual X display, mutter as its compositor, xdotool to type, the accessibility bus, pyatspi
   packages+=(xvfb mutter xdotool at-spi2-core python3-pyatspi imagemagick procps libglib2.0-bin dbus-daemon adwaita-icon-theme)
 fi
+if [ "${1:-}" = "--voice" ]; then
+  # make test-voice: a headless PulseAudio whose microphone is a pipe the tests feed (module-pipe-source) and
+  # whose speaker they record; libpulse0 is what engram listen records with, libespeak-ng1 what it speaks with;
+  # espeak-ng and sox make and shape the test recordings; speech-dispatcher is the desktop's speech service
+  packages+=(pulseaudio pulseaudio-utils libpulse0 libespeak-ng1 espeak-ng speech-dispatcher sox python3-venv gcc dbus-daemon)
+fi
 if [ "${1:-}" = "--bench" ]; then
   # perf and valgrind: for profiling a missed target (`perf record -g`, `valgrind --tool=callgrind`).
   packages+=(python3-xapian python3-dbus g++ libxapian-dev dbus-daemon dbus-bin linux-perf valgrind python3-numpy lz4

@@ -113,6 +113,19 @@ if [ -f "$model_dir/libe5.so" ]; then
 else
   echo "  (no meaning-search model in $model_dir: \`make model\` fetches it; search works by words meanwhile)"
 fi
+# The speech recogniser for `engram listen` (scripts/install-speech.sh put it in .build/speech; SPEECH_DIR=… to
+# override): an installed engram finds it in PREFIX/lib/engram/speech. Without it, listening says how to install it.
+speech_dir="${SPEECH_DIR:-$root/.build/speech}"
+if [ -f "$speech_dir/libengram-stt.so" ]; then
+  for f in libengram-stt.so libsherpa-onnx-c-api.so libonnxruntime.so; do
+    put "$speech_dir/$f" "$prefix/lib/engram/speech/$f" 755
+  done
+  for f in encoder_model.ort decoder_model_merged.ort tokens.txt LICENSE.moonshine; do
+    put "$speech_dir/$f" "$prefix/lib/engram/speech/$f" 644
+  done
+else
+  echo "  (no speech recogniser in $speech_dir: \`make model\` fetches it; engram listen says so meanwhile)"
+fi
 put "$desktop/systemd/user/engram.service.in" "$unitdir/engram.service" 644
 for unit in "$root"/Integrations/systemd/engram-*.service "$root"/Integrations/systemd/engram-*.timer; do
   put "$unit" "$unitdir/$(basename "$unit")" 644

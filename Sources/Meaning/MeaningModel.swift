@@ -41,16 +41,7 @@ public enum MeaningModel {
         // $ENGRAM_MODEL_DIR decides alone when set (tests set it to "none" to search by words only).
         let fromEnvironment = ProcessInfo.processInfo.environment["ENGRAM_MODEL_DIR"].flatMap { $0.isEmpty ? nil : $0 }
         if let d = fromEnvironment, config.modelDirectory == nil { candidates.append(d) }
-        if config.modelDirectory == nil && fromEnvironment == nil {
-            let exe = URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath().deletingLastPathComponent()
-            var dir = exe
-            for _ in 0..<3 {
-                dir = dir.deletingLastPathComponent()
-                candidates.append(dir.appendingPathComponent("model").path)
-            }
-            candidates.append(exe.deletingLastPathComponent().appendingPathComponent("lib/engram/model").path)
-            candidates += ["/usr/local/lib/engram/model", "/usr/lib/engram/model"]
-        }
+        if config.modelDirectory == nil && fromEnvironment == nil { candidates += InstalledFolders.candidates(named: "model") }
         return candidates.first { FileManager.default.fileExists(atPath: $0 + "/libe5.so") }
     }
 }

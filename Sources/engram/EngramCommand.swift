@@ -24,7 +24,7 @@ struct EngramCommand: ParsableCommand {
             OpenCommand.self, SessionCommand.self, CaptureCommand.self, NotificationCloseCommand.self,
             AskCommand.self, ShortcutCommand.self, ContextCommand.self, AnalyticsCommand.self,
             ConnectionsCommand.self, PrivacyCommand.self, SyncCommand.self, HandoffCommand.self,
-            DaemonCommand.self, MCPCommand.self,
+            DaemonCommand.self, MCPCommand.self, ListenCommand.self,
             FeedCommand.self,
         ])
 

@@ -34,12 +34,14 @@ done
 bin="$scratch/release"
 model_dir="$root/.build/model"
 [ -f "$model_dir/libe5.so" ] || { echo "engram: no meaning-search model in $model_dir (make model)" >&2; exit 1; }
+speech_dir="$root/.build/speech"
+[ -f "$speech_dir/libengram-stt.so" ] || { echo "engram: no speech recogniser in $speech_dir (make model)" >&2; exit 1; }
 
 stage="$(mktemp -d)"
 trap 'rm -rf "$stage"' EXIT
 pkg="$stage/engram_${version}_$arch"
 mkdir -p "$pkg/DEBIAN"
-DESTDIR="$pkg" SYSTEMD_USER_UNIT_DIR=/usr/lib/systemd/user MODEL_DIR="$model_dir" \
+DESTDIR="$pkg" SYSTEMD_USER_UNIT_DIR=/usr/lib/systemd/user MODEL_DIR="$model_dir" SPEECH_DIR="$speech_dir" \
   scripts/install.sh "$bin/engram" /usr >/dev/null
 # The Plasma widget: Plasma 5.27 and 6 load different root files, and one package serves both (Debian 12 and 13). So
 # the package carries the widget's source and install-plasmoid.sh in /usr/share/engram/plasmoid, and the maintainer
@@ -58,7 +60,7 @@ for script in postinst postrm triggers; do
 done
 # Binaries stripped (the package is for running; `make build` keeps symbols for debugging).
 for f in "$pkg"/usr/bin/engram "$pkg"/usr/bin/engram-feed "$pkg"/usr/bin/engram-mcp "$pkg"/usr/bin/engram-app \
-         "$pkg"/usr/lib/engram/model/libe5.so; do
+         "$pkg"/usr/lib/engram/model/libe5.so "$pkg"/usr/lib/engram/speech/libengram-stt.so; do
   strip --strip-unneeded --remove-section=.comment --remove-section=.note "$f"
 done
 # Debian's documentation layout: copyright, a compressed changelog and man pages, the README.
@@ -88,7 +90,7 @@ elves=()
 while IFS= read -r f; do
   if file -b "$f" | grep -q '^ELF'; then elves+=("$f"); fi
 done < <(find "$pkg/usr" -type f \( -perm -u+x -o -name '*.so' \))
-depends="$(cd "$shlib_work" && dpkg-shlibdeps -O -l"$pkg/usr/lib/engram/model" "${elves[@]}" 2>"$stage/shlibdeps.log" \
+depends="$(cd "$shlib_work" && dpkg-shlibdeps -O -l"$pkg/usr/lib/engram/model" -l"$pkg/usr/lib/engram/speech" "${elves[@]}" 2>"$stage/shlibdeps.log" \
            | sed -n 's/^shlibs:Depends=//p')" || { cat "$stage/shlibdeps.log" >&2; exit 1; }
 [ -n "$depends" ] || { echo "engram: dpkg-shlibdeps found no dependencies" >&2; cat "$stage/shlibdeps.log" >&2; exit 1; }
 installed_size="$(du -sk --apparent-size "$pkg/usr" | cut -f1)"

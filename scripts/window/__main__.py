@@ -104,6 +104,15 @@ class Window:
         t = node.queryText()
         return t.getText(0, t.characterCount)
 
+    def page(self, wait=5.0):
+        """The open memory's text as drawn, or "" while no memory page is there: a check waits for the page with
+        `eventually` and its own, longer, timeout (a window started cold, or a 100 KB note laid out, on a loaded
+        machine answers the accessibility tree only after several seconds)."""
+        try:
+            return self.text(self.find("label", "Memory text", timeout=wait))
+        except Failed:
+            return ""
+
     def click(self, role, name=None, contains=None):
         node = self.find(role, name=name, contains=contains)
         node.queryAction().doAction(0)
@@ -254,8 +263,8 @@ class Suite:
         before = self.show(second)["useCount"]
         self.w.keys("ctrl+f", "Down", "Return")
         content = self.show(second)["content"]
-        expect(eventually(lambda: self.w.text(self.w.find("label", "Memory text")) == content, timeout=15),
-               f"the page shows {self.w.text(self.w.find('label', 'Memory text'))[:80]!r}, not {second}")
+        expect(eventually(lambda: self.w.page() == content, timeout=45),
+               f"the page shows {self.w.page()[:80]!r}, not {second}")
         expect(eventually(lambda: self.show(second)["useCount"] == before + 1), "opening the page did not strengthen it")
         self.memory = second
         return f"{second} opened with the second row and strengthened ({before} → {before + 1} uses)"
@@ -280,7 +289,7 @@ class Suite:
         self.w.click("push button", "Save edit")
         expect(eventually(lambda: self.show(m)["content"] == "Edited in the window: zanzibar quokka"), "the edit was not saved")
         expect(eventually(lambda: m in self.search_ids("quokka"), timeout=20), "engram search does not find the edit")
-        expect(eventually(lambda: self.w.text(self.w.find("label", "Memory text")) == "Edited in the window: zanzibar quokka"),
+        expect(eventually(lambda: self.w.page() == "Edited in the window: zanzibar quokka", timeout=45),
                "the page does not show the edit")
         return "saved through the store; engram search finds “quokka”"
 
@@ -314,22 +323,22 @@ class Suite:
         self.launch("engram://memory/s227")
         # The page draws Markdown: compare the first line as drawn (no backticks or asterisks).
         first_line = lambda m: self.show(m)["content"].split("\n")[0].replace("`", "").replace("**", "")
-        page = lambda: self.w.text(self.w.find("label", "Memory text"))
-        expect(eventually(lambda: page().startswith(first_line("s227"))), f"s227 did not open: {page()[:80]!r}")
+        page = self.w.page
+        expect(eventually(lambda: page().startswith(first_line("s227")), timeout=45), f"s227 did not open: {page()[:80]!r}")
         target = self.show("s231")
         self.w.click("push button", contains="Open " + target["title"][:40])
-        expect(eventually(lambda: page().startswith(first_line("s231"))), f"following the link did not open s231: {page()[:80]!r}")
+        expect(eventually(lambda: page().startswith(first_line("s231")), timeout=45), f"following the link did not open s231: {page()[:80]!r}")
         self.w.click("push button", "Show connections")
         node = self.w.find("push button", contains="Open " + self.show("s227")["title"][:40])
         node.queryAction().doAction(0)
-        expect(eventually(lambda: page().startswith(first_line("s227"))), f"the connection did not open s227: {page()[:80]!r}")
+        expect(eventually(lambda: page().startswith(first_line("s227")), timeout=45), f"the connection did not open s227: {page()[:80]!r}")
         return "s227 → its link s231 → the graph → back to s227"
 
     def hostile_text_is_shown_as_written(self):
         r = self.engram("remember", "--json", HOSTILE, check=True)
         mid = json.loads(r.stdout)["id"]
         self.launch(f"engram://memory/{mid}")
-        label = lambda: self.w.text(self.w.find("label", "Memory text"))
+        label = self.w.page
         expect(eventually(lambda: "<b>bold</b>" in label(), timeout=20), f"the page shows {label()!r}")
         shown = label()
         for piece in ('<span foreground="red">red</span>', "${exec touch PWNED}", "%{F#f00}x%{F-}", "&amp;", "\u202eRTL override"):
@@ -338,7 +347,8 @@ class Suite:
         big = "x" * 50 + " " + ("long line of a long note " * 4200)
         big_id = json.loads(self.engram("remember", "--json", big, check=True).stdout)["id"]
         self.launch(f"engram://memory/{big_id}")
-        expect(eventually(lambda: len(label()) > 100_000, timeout=30), "a 100 KB note is not shown whole")
+        expect(eventually(lambda: len(label(wait=5)) > 100_000, timeout=90),
+               f"a 100 KB note is not shown whole: the page shows {len(label(wait=5))} characters")
         expect(len(self.w.frames()) == 1, f"{len(self.w.frames())} windows")
         return "markup, ${exec}, %{…}, RTL shown literally; a 100 KB note drawn; one window"
 
@@ -356,8 +366,8 @@ class Suite:
         # A memory forgotten elsewhere while its page is open: the page closes and says so.
         mid = json.loads(self.engram("remember", "--json", "Forget me from the command line", check=True).stdout)["id"]
         self.launch(f"engram://memory/{mid}")
-        page = lambda: self.w.text(self.w.find("label", "Memory text"))
-        expect(eventually(lambda: page() == "Forget me from the command line", timeout=15), "the memory did not open")
+        page = self.w.page
+        expect(eventually(lambda: page() == "Forget me from the command line", timeout=45), "the memory did not open")
         self.engram("forget", "--yes", mid, check=True)
         expect(eventually(lambda: [f.name for f in self.w.frames()] == ["Engram"], timeout=15),
                f"the forgotten memory's page stayed open: {[f.name for f in self.w.frames()]}")
@@ -400,9 +410,9 @@ class Suite:
             title = self.show("s050")["title"]
             expect(title[:30] in banner().name, f"the banner offers {banner().name!r}, not s050")
             self.w.click("push button", "Continue here")
-            page = lambda: self.w.text(self.w.find("label", "Memory text"))
+            page = self.w.page
             want = self.show("s050")["content"].split("\n")[0].replace("`", "")
-            expect(eventually(lambda: page().startswith(want), timeout=15), f"Continue opened {page()[:60]!r}, not s050")
+            expect(eventually(lambda: page().startswith(want), timeout=45), f"Continue opened {page()[:60]!r}, not s050")
             return f"“{banner().name[:70]}”; Continue opened s050"
         finally:
             other.close()
@@ -438,15 +448,15 @@ class Suite:
         # As GNOME Shell activates a result: the open window is asked (org.freedesktop.Application.Open) to show it.
         want = self.show("s012")["content"].split("\n")[0].replace("`", "")
         expect(self.gdbus("ActivateResult", "engram://memory/s012", "['s012']", "4242").wait(30) == 0, "ActivateResult failed")
-        page = lambda: self.w.text(self.w.find("label", "Memory text"))
-        expect(eventually(lambda: page().startswith(want), timeout=20), f"the window shows {page()[:60]!r}, not s012")
+        page = self.w.page
+        expect(eventually(lambda: page().startswith(want), timeout=45), f"the window shows {page()[:60]!r}, not s012")
         # As KRunner runs a match: the window opens on it too.
         want_k = self.show("s013")["content"].split("\n")[0].replace("`", "")
         krunner = subprocess.run(["gdbus", "call", "--address", self.world.env["DBUS_SESSION_BUS_ADDRESS"], "--dest", NAME,
                                   "--object-path", "/runner", "--method", "org.kde.krunner1.Run", "engram://memory/s013", ""],
                                  capture_output=True, text=True, timeout=30)
         expect(krunner.returncode == 0, f"KRunner's Run failed: {krunner.stderr}")
-        expect(eventually(lambda: page().startswith(want_k), timeout=20), f"after Run the window shows {page()[:60]!r}, not s013")
+        expect(eventually(lambda: page().startswith(want_k), timeout=45), f"after Run the window shows {page()[:60]!r}, not s013")
         self.gdbus("LaunchSearch", "['sourdough', 'starter']", "4243").wait(30)
         entry = lambda: self.w.text(self.w.find("entry", "Search memories"))
         expect(eventually(lambda: entry() == "sourdough starter", timeout=20), f"LaunchSearch left the entry at {entry()!r}")
@@ -463,9 +473,9 @@ class Suite:
         time.sleep(3)
         expect(eventually(lambda: len(self.app_processes()) == 1, timeout=20), f"{len(self.app_processes())} engram-app processes")
         expect(eventually(lambda: len(self.w.frames()) == 1, timeout=20), f"{len(self.w.frames())} windows")
-        page = lambda: self.w.text(self.w.find("label", "Memory text"))
+        page = self.w.page
         entry = lambda: self.w.text(self.w.find("entry", "Search memories"))
-        expect(eventually(lambda: entry() == "sourdough" or page() != "", timeout=20), "the window shows none of the clicks")
+        expect(eventually(lambda: entry() == "sourdough" or page() != "", timeout=45), "the window shows none of the clicks")
         return "30 ActivateResult and 10 LaunchSearch with no window open: the daemon started one engram-app, one window"
 
     def survives_the_daemon_going_and_coming(self):

@@ -153,3 +153,10 @@ extension Store {
                                isActive: hasCapture)
     }
 }
+
+extension Store {
+    /// Every tag on a memory, once each, sorted.
+    public func tagNames() throws -> [String] {
+        try read { db in try String.fetchAll(db, sql: "SELECT DISTINCT t.value FROM memory m, json_each(m.tags) t ORDER BY 1") }
+    }
+}

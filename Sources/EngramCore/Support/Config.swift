@@ -18,6 +18,8 @@ public struct EngramConfig: Sendable, Equatable {
     public var desktop = DesktopSettings()
     /// `[daemon]`.
     public var daemon = DaemonSettings()
+    /// `[voice]`.
+    public var voice = VoiceSettings()
     /// `[phrases]` as written: the Intents module checks them against its catalog (`ShortcutConfig`).
     public var phrases: [String: ConfigValue] = [:]
     /// `[[shortcuts]]` as written: the Intents module reads them (`ShortcutConfig`).
@@ -62,6 +64,7 @@ public struct EngramConfig: Sendable, Equatable {
         c.privacy = try section(PrivacySettings.self)
         c.desktop = try section(DesktopSettings.self)
         c.daemon = try section(DaemonSettings.self)
+        c.voice = try section(VoiceSettings.self)
         c.phrases = document["phrases"]?.table ?? [:]
         c.shortcuts = document["shortcuts"]?.list ?? []
         return c

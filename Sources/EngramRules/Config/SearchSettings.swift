@@ -110,11 +110,11 @@ public struct SyncSettings: ConfigSection {
 /// `[privacy]`: integrations turned off (all run by default).
 ///
 ///     [privacy]
-///     gnome = false       # also krunner, feeds, notifications
+///     gnome = false       # also krunner, feeds, notifications, voice (`engram listen` and its buttons)
 public struct PrivacySettings: ConfigSection {
     public static let sectionName = "privacy"
     /// The integrations a person can turn off.
-    public static let integrations = ["gnome", "krunner", "feeds", "notifications"]
+    public static let integrations = ["gnome", "krunner", "feeds", "notifications", "voice"]
     /// Those turned off.
     public var disabled: Set<String> = []
 

@@ -1,0 +1,226 @@
+import ArgumentParser
+import EngramApp
+import EngramCore
+import Foundation
+import Indexer
+import Intents
+import Synchronization
+import Voice
+
+/// Set by SIGUSR1, which a second press of the push-to-talk key (`engram listen` again, or `engram listen --stop`)
+/// sends to the listening process.
+private let stopRequested = Atomic<Bool>(false)
+
+/// `engram listen`: push-to-talk. Records from the audio server until the key is pressed again, the speaker pauses
+/// or the time limit; recognises the words on this machine (or with the Wyoming server `[voice] stt` names);
+/// understands and acts on them as `engram ask` does, and says the answer aloud.
+struct ListenCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "listen",
+        abstract: "Push to talk: say what you want, as you would type it to `engram ask`.",
+        discussion: """
+            Bind it to a key (`engram shortcut bind`): the first press starts listening, the second (or a pause \
+            after you speak) stops. A change runs only when it is clearly what you said; otherwise Engram asks, and \
+            you answer by voice ("yes", "the second one", "cancel"). Forget never runs by voice. No sound is kept \
+            unless --keep names a file.
+            """)
+
+    @OptionGroup var global: GlobalOptions
+    @Flag(help: "Stop the listening that is under way (the second press of the key) and exit.") var stop = false
+    @Option(name: .customLong("from"), help: ArgumentHelp("Recognise this WAV file instead of the microphone.", valueName: "file"))
+    var file: String?
+    @Option(name: .customLong("answer-from"), help: ArgumentHelp("With --from: the answer to a question, as a WAV file.", valueName: "file"))
+    var answerFile: String?
+    @Flag(name: .customLong("dry-run"), help: "Say what was heard and how it reads, running nothing.") var dryRun = false
+    @Flag(help: "Print what was heard and done as JSON.") var json = false
+    @Option(name: .customLong("max-seconds"), help: "The longest recording ([voice] max_seconds; 10).") var maxSeconds: Double?
+    @Option(help: ArgumentHelp("Keep the recording in this WAV file.", valueName: "file")) var keep: String?
+    @Flag(name: .customLong("no-speak"), help: "Do not say the answer aloud.") var quiet = false
+
+    func validate() throws {
+        if answerFile != nil && file == nil { throw ValidationError("--answer-from goes with --from") }
+        if let m = maxSeconds, !(0.5...120).contains(m) { throw ValidationError("--max-seconds must be from 0.5 to 120") }
+    }
+
+    func run() throws {
+        try Terminal.reporting {
+            let library = try global.library()
+            let settings = library.config.voice
+            guard !library.config.disabledIntegrations.contains("voice") else {
+                throw EngramError.invalidInput("listening is turned off ([privacy] voice = false in config.toml)")
+            }
+            let pidFile = library.paths.runtimeDirectory + "/listening.pid"
+            if stop || file == nil, let other = Self.listener(pidFile) {
+                // The second press: the listening under way stops and acts on what it heard.
+                kill(other, SIGUSR1)
+                if !json { print("Stopped listening.") }
+                return
+            }
+            if stop {
+                if !json { print("Not listening.") }
+                return
+            }
+            let recognizer = try Self.recognizer(library.config)
+            let clock = ContinuousClock()
+            let audio: Audio
+            var stopped = RecordingEnd.silence
+            var speechEnd = clock.now
+            if let file {
+                audio = try Audio.read(wav: file)
+            } else {
+                try FileManager.default.createDirectory(atPath: library.paths.runtimeDirectory, withIntermediateDirectories: true,
+                                                        attributes: [.posixPermissions: 0o700])
+                _ = FileManager.default.createFile(atPath: pidFile, contents: Data("\(getpid())\n".utf8), attributes: [.posixPermissions: 0o600])
+                defer { try? FileManager.default.removeItem(atPath: pidFile) }
+                signal(SIGUSR1) { _ in stopRequested.store(true, ordering: .relaxed) }
+                let mic = try AudioStream(.record)
+                if !json { FileHandle.standardError.write(Data("Listening… (press the key again, or pause, to stop)\n".utf8)) }
+                var endpointer = Endpointer(silenceSeconds: settings.silenceSeconds, leadSeconds: min(5, maxSeconds ?? settings.maxSeconds))
+                (audio, stopped) = try mic.record(maxSeconds: maxSeconds ?? settings.maxSeconds, endpointer: &endpointer,
+                                                  stop: { stopRequested.load(ordering: .relaxed) })
+                speechEnd = clock.now
+            }
+            if let keep { try Self.keep(audio, at: keep) }
+            var heard = Heard(transcript: "", engine: "", seconds: 0)
+            if stopped != .nothing { heard = try recognizer().transcribe(audio) }
+            let runner = IntentRunner(library: library, source: "voice")
+            let words = HeardWords(matcher: try runner.matcher(), store: library.store,
+                                   spelling: (try? IndexReader.open(at: library.paths.indexPath).spellingWords()) ?? [])
+            let request = try runner.understand(heard: heard.transcript, words: words)
+            var out: [String: Any] = [
+                "transcript": heard.transcript, "engine": heard.engine, "audio_seconds": Self.rounded(audio.seconds),
+                "recognition_seconds": Self.rounded(heard.seconds), "stop": stopped.rawValue, "reading": request.reading,
+                "corrections": request.corrections.map { ["heard": $0.heard, "became": $0.became] },
+            ]
+            if let c = heard.confidence { out["confidence"] = Self.rounded(c) }
+            var sentence: String
+            var spokenQuestion: Clarification?
+            var toRun: IntentInvocation?
+            switch request.outcome {
+            case .run(let invocation, let confidence):
+                out["understood"] = "run"
+                out["intent"] = invocation.name.rawValue
+                out["label"] = invocation.label
+                out["id"] = invocation.commandID
+                out["score"] = Self.rounded(confidence)
+                toRun = invocation
+                sentence = invocation.label
+            case .ask(let c):
+                out["understood"] = "ask"
+                out["question"] = c.question
+                out["reason"] = c.reason.rawValue
+                out["options"] = c.options.map { ["intent": $0.intent.rawValue, "label": $0.label, "id": $0.commandID, "arguments": $0.arguments] }
+                if let m = c.missing { out["missing"] = m }
+                sentence = c.question
+                spokenQuestion = c
+            case .none:
+                out["understood"] = "none"
+                sentence = heard.transcript.isEmpty ? "I heard nothing." : "I heard “\(heard.transcript)”, which is nothing I can do."
+            }
+            if dryRun {
+                out["sentence"] = sentence
+                try finish(out, sentence: sentence, speak: false, settings: settings)
+                return
+            }
+            if let question = spokenQuestion {
+                // Asked aloud and shown; the answer by voice within [voice] answer_seconds.
+                if !quiet { _ = try? AnswerVoice.speak(question.question, settings: settings) }
+                if !json { print(Terminal.safe(question.question)) }
+                let answerAudio: Audio?
+                if let answerFile { answerAudio = try Audio.read(wav: answerFile) }
+                else if file == nil, settings.answerSeconds > 0 {
+                    var e = Endpointer(silenceSeconds: settings.silenceSeconds, leadSeconds: settings.answerSeconds)
+                    let (a, why) = try AudioStream(.record).record(maxSeconds: settings.answerSeconds + 6, endpointer: &e, stop: { false })
+                    answerAudio = why == .nothing ? nil : a
+                } else { answerAudio = nil }
+                let answerText = try answerAudio.map { try recognizer().transcribe($0).transcript } ?? ""
+                out["answer"] = answerText
+                switch SpokenAnswer.read(answerText, for: question) {
+                case .option(let n):
+                    let o = question.options[n - 1]
+                    toRun = IntentInvocation(o.intent, o.arguments)
+                case .words(let w) where question.missing != nil && question.intent != nil:
+                    toRun = IntentInvocation(question.intent!, question.given.merging([question.missing!: w]) { _, new in new })
+                default:
+                    toRun = nil
+                }
+                if toRun == nil {
+                    sentence = "Nothing done."
+                    out["sentence"] = sentence
+                    try finish(out, sentence: sentence, speak: !quiet, settings: settings)
+                    throw ExitCode(1)
+                }
+            }
+            guard let invocation = toRun else {
+                out["sentence"] = sentence
+                try finish(out, sentence: sentence, speak: !quiet, settings: settings)
+                throw ExitCode(1)
+            }
+            let result = try runner.run(invocation)
+            out["ran"] = invocation.name.rawValue
+            out["result"] = try JSONSerialization.jsonObject(with: Data(try result.json().utf8))
+            sentence = result.sentence
+            out["sentence"] = sentence
+            out["seconds_to_result"] = Self.rounded((clock.now - speechEnd).inSeconds)
+            if !json {
+                for line in result.lines { print(Terminal.safe(line)) }
+                for item in result.items.prefix(5) { print("  \(Terminal.styled(item.id, .id))  \(Terminal.safe(Format.truncate(item.title, 70)))") }
+            }
+            try finish(out, sentence: sentence, speak: !quiet, settings: settings)
+        }
+    }
+
+    /// Prints the outcome (JSON, or the sentence) and says it.
+    private func finish(_ out: [String: Any], sentence: String, speak: Bool, settings: VoiceSettings) throws {
+        if json {
+            let data = try JSONSerialization.data(withJSONObject: out, options: [.sortedKeys, .withoutEscapingSlashes])
+            Terminal.write(String(decoding: data, as: UTF8.self) + "\n")
+        } else {
+            if let t = out["transcript"] as? String, !t.isEmpty {
+                let reading = out["reading"] as? String ?? t
+                print(Terminal.styled("Heard: ", .dim) + Terminal.safe(t) + (reading != t ? Terminal.styled(" (read as “\(Terminal.safe(reading))”)", .dim) : ""))
+            }
+            print(Terminal.safe(sentence))
+        }
+        if speak {
+            do { try AnswerVoice.speak(sentence, settings: settings) } catch { Terminal.warn("cannot say the answer: \(error)") }
+        }
+    }
+
+    /// The recogniser `config` names, loaded when first needed (the model is loaded only while listening).
+    static func recognizer(_ config: EngramConfig) throws -> () throws -> any SpeechToText {
+        switch config.voice.stt {
+        case .wyoming(let host, let port):
+            let client = WyomingClient(host: host, port: port)
+            return { client }
+        case .local:
+            guard let folder = LocalRecognizer.folder(for: config) else {
+                throw EngramError.notFound("the speech recogniser is not installed (`make model`, or `make install`, installs it; [voice] model_dir says where it is)")
+            }
+            var loaded: LocalRecognizer?
+            return {
+                if let loaded { return loaded }
+                do { loaded = try LocalRecognizer(folder: folder) } catch { throw EngramError.notFound("\(error)") }
+                return loaded!
+            }
+        }
+    }
+
+    /// The pid of an `engram listen` that is recording, from its pid file.
+    static func listener(_ pidFile: String) -> pid_t? {
+        guard let text = try? String(contentsOfFile: pidFile, encoding: .utf8), let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)),
+              pid > 0, pid != getpid(), kill(pid, 0) == 0,
+              let cmdline = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline"),
+              String(decoding: cmdline, as: UTF8.self).split(separator: "\0").contains("listen") else { return nil }
+        return pid
+    }
+
+    /// Writes the recording to `path` (0600), as asked with --keep.
+    static func keep(_ audio: Audio, at path: String) throws {
+        guard FileManager.default.createFile(atPath: path, contents: audio.wav(), attributes: [.posixPermissions: 0o600]) else {
+            throw EngramError.io("cannot write \(path)")
+        }
+    }
+
+    static func rounded(_ x: Double) -> Double { (x * 1000).rounded() / 1000 }
+}
