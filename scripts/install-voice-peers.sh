@@ -19,7 +19,7 @@ mkdir -p "$dest"
 if [ ! -d "$dest/human" ]; then
   work="$(mktemp -d)"
   trap 'rm -rf "$work"' EXIT
-  "$dest/bin/python" -m pip download --quiet --disable-pip-version-check --no-deps --no-binary=:all: pocketsphinx==5.1.1 -d "$work"
+  "$dest/bin/python" -m pip download --quiet --disable-pip-version-check --no-deps --no-binary=pocketsphinx pocketsphinx==5.1.1 -d "$work"
   tar -xzf "$work"/pocketsphinx-5.1.1.tar.gz -C "$work"
   mkdir -p "$dest/human"
   cp -r "$work/pocketsphinx-5.1.1/test/data/." "$dest/human/"

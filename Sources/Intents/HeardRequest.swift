@@ -59,3 +59,18 @@ public enum SpokenAnswer: Equatable, Sendable {
         return .no
     }
 }
+
+extension KnownNames {
+    /// The curriculum an answer to "Which curriculum?" names: the one whose title shares the most words with it
+    /// ("sweat concurrency, please" is Swift Concurrency, as a recogniser may hear it), if exactly one does.
+    public func curriculum(answering answer: String) -> String? {
+        func words(_ t: String) -> Set<String> {
+            Set(t.lowercased().split(whereSeparator: { !$0.isLetter && !$0.isNumber }).map(String.init).filter { $0.count >= 3 && !HeardWords.plain.contains($0) })
+        }
+        if let exact = curricula(named: answer).first, curricula(named: answer).count == 1 { return exact }
+        let said = words(answer)
+        let scored = curricula.map { ($0.id, words($0.title + " " + $0.id).intersection(said).count) }.filter { $0.1 > 0 }
+        guard let top = scored.max(by: { $0.1 < $1.1 }), scored.filter({ $0.1 == top.1 }).count == 1 else { return nil }
+        return top.0
+    }
+}

@@ -78,3 +78,15 @@ public struct Endpointer: Sendable {
         return e
     }
 }
+
+extension Audio {
+    /// The recording from just before its first speech to just after its last (a recogniser hears a short clip best;
+    /// seconds of silence around a few words make it hear nothing). The whole of it when no speech stands out.
+    public func trimmedToSpeech() -> Audio {
+        let e = Endpointer.scan(self, silenceSeconds: .infinity)
+        guard let start = e.speechStart, let end = e.speechEnd else { return self }
+        let from = max(0, Int((start - 0.3) * Double(rate)))
+        let to = min(samples.count, Int((end + 0.4) * Double(rate)))
+        return from < to ? Audio(samples: Array(samples[from..<to]), rate: rate) : self
+    }
+}

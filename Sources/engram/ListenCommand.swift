@@ -66,7 +66,7 @@ struct ListenCommand: ParsableCommand {
             var stopped = RecordingEnd.silence
             var speechEnd = clock.now
             if let file {
-                audio = try Audio.read(wav: file)
+                audio = try Audio.read(wav: file).trimmedToSpeech()
             } else {
                 try FileManager.default.createDirectory(atPath: library.paths.runtimeDirectory, withIntermediateDirectories: true,
                                                         attributes: [.posixPermissions: 0o700])
@@ -127,7 +127,7 @@ struct ListenCommand: ParsableCommand {
                 if !quiet { _ = try? AnswerVoice.speak(question.question, settings: settings) }
                 if !json { print(Terminal.safe(question.question)) }
                 let answerAudio: Audio?
-                if let answerFile { answerAudio = try Audio.read(wav: answerFile) }
+                if let answerFile { answerAudio = try Audio.read(wav: answerFile).trimmedToSpeech() }
                 else if file == nil, settings.answerSeconds > 0 {
                     var e = Endpointer(silenceSeconds: settings.silenceSeconds, leadSeconds: settings.answerSeconds)
                     let (a, why) = try AudioStream(.record).record(maxSeconds: settings.answerSeconds + 6, endpointer: &e, stop: { false })
@@ -140,7 +140,10 @@ struct ListenCommand: ParsableCommand {
                     let o = question.options[n - 1]
                     toRun = IntentInvocation(o.intent, o.arguments)
                 case .words(let w) where question.missing != nil && question.intent != nil:
-                    toRun = IntentInvocation(question.intent!, question.given.merging([question.missing!: w]) { _, new in new })
+                    var value = words.corrected(w).text
+                    if question.missing == "curriculum", let known = try? KnownNames(store: library.store),
+                       let id = known.curriculum(answering: value) { value = id }
+                    toRun = IntentInvocation(question.intent!, question.given.merging([question.missing!: value]) { _, new in new })
                 default:
                     toRun = nil
                 }

@@ -87,6 +87,14 @@ struct EndpointerTests {
         #expect(abs((e.speechEnd ?? 0) - 1.6) < 0.1)
     }
 
+    @Test func aRecordingIsCutToItsSpeech() {
+        let a = levels(hiss(3, 0.002) + tone(0.5, amplitude: 0.2) + hiss(0.5, 0.002) + tone(0.5, amplitude: 0.2) + hiss(3, 0.002))
+        let cut = a.trimmedToSpeech()
+        #expect(abs(cut.seconds - (0.3 + 1.5 + 0.4)) < 0.1)
+        let quiet = levels(hiss(2, 0.002))
+        #expect(quiet.trimmedToSpeech() == quiet)
+    }
+
     @Test func aShortPauseInsideASentenceDoesNotEndIt() {
         let e = Endpointer.scan(levels(hiss(0.3, 0.002) + tone(0.6, amplitude: 0.2) + hiss(0.5, 0.002) + tone(0.6, amplitude: 0.2)
                                        + hiss(0.3, 0.002)), silenceSeconds: 1.2)
