@@ -1,5 +1,6 @@
 import Daemon
 import DBus
+import EngramCore
 import Notifier
 
 /// The session bus as commands use it: live notifications, whether the daemon runs, closing notifications.
@@ -24,6 +25,35 @@ public final class SessionBus: Sendable {
     /// Takes `handOff`'s notification down after `delay`, opening `openLink` if it is clicked meanwhile.
     public func closeNotification(_ handOff: NotificationHandOff, after delay: Duration = .zero, openLink: String? = nil) async {
         await NotificationCloser.close(handOff, after: delay, connection: connection, openLink: openLink)
+    }
+
+    /// Shows (or, with `replacing`, updates) a plain notification and returns its id: what push-to-talk says while
+    /// it listens and what it heard. Blocks up to two seconds for the server; nil when none answers. The text is
+    /// escaped for servers that read body markup.
+    public func notice(_ summary: String, body: String = "", replacing: UInt32 = 0, transient: Bool = true) -> UInt32? {
+        let reply = try? connection.call(
+            destination: DBusNotificationServer.busName, path: DBusNotificationServer.path, interface: DBusNotificationServer.interface,
+            method: "Notify",
+            arguments: [.string("Engram"), .uint32(replacing), .string("audio-input-microphone"), .string(summary),
+                        .string(Markup.escape(body, quotes: false)), .strings([]),
+                        .vardict(["desktop-entry": .string("org.engram.Engram"), "transient": .boolean(transient),
+                                  "category": .string("device")]),
+                        .int32(-1)],
+            timeout: .seconds(2))
+        return reply?.first?.uint32Value
+    }
+
+    /// Closes the notification `id` (nothing if it is gone already).
+    public func closeNotice(_ id: UInt32) {
+        _ = try? connection.call(destination: DBusNotificationServer.busName, path: DBusNotificationServer.path,
+                                 interface: DBusNotificationServer.interface, method: "CloseNotification",
+                                 arguments: [.uint32(id)], timeout: .seconds(2))
+    }
+
+    /// Tells the daemon (if one runs) that push-to-talk started or stopped, so its `Listening` property follows at once.
+    public func listeningChanged() {
+        _ = try? connection.call(destination: DaemonBus.name, path: DaemonBus.appPath, interface: DaemonBus.appInterface,
+                                 method: "ListeningChanged", timeout: .seconds(1))
     }
 
     /// Closes the connection; it also closes when the last reference goes.

@@ -1,7 +1,8 @@
 import EngramCore
 import Foundation
 
-/// A desktop keybinding that runs `engram shortcut run NAME`, for sway, i3, GNOME or KDE Plasma.
+/// A desktop keybinding that runs `engram shortcut run NAME` (or push-to-talk, `engram listen`), for sway, i3, GNOME
+/// or KDE Plasma.
 public struct KeyBinding: Sendable {
     /// The desktops Engram writes bindings for.
     public enum Desktop: String, Sendable, CaseIterable { case sway, i3, gnome, kde }
@@ -10,12 +11,22 @@ public struct KeyBinding: Sendable {
     public var desktop: Desktop
     /// The `engram` executable to run.
     public var executable: String
+    /// What it runs, after the executable: `shortcut run NAME`, or `listen`.
+    public var arguments: [String]
 
     /// Creates a binding.
     public init(shortcut: Shortcut, desktop: Desktop, executable: String) {
         self.shortcut = shortcut
         self.desktop = desktop
         self.executable = executable
+        arguments = ["shortcut", "run", shortcut.name]
+    }
+
+    /// Push-to-talk: `engram listen` on `key` (default Super+Shift+L); the first press listens, the second stops.
+    public static func pushToTalk(desktop: Desktop, executable: String, key: String?) -> KeyBinding {
+        var b = KeyBinding(shortcut: Shortcut(name: "Push to talk", steps: [], key: key ?? "Super+Shift+L"), desktop: desktop, executable: executable)
+        b.arguments = ["listen"]
+        return b
     }
 
     /// The chord, defaulting to Super+Shift+ the first letter of the name.
@@ -29,7 +40,10 @@ public struct KeyBinding: Sendable {
     /// `name` single-quoted for a shell-like config line.
     static func quoted(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'" }
 
-    var command: String { "\(Self.quoted(executable)) shortcut run \(Self.quoted(shortcut.name))" }
+    var command: String {
+        ([Self.quoted(executable)] + arguments.map { a in a.allSatisfy { $0.isLetter || $0.isNumber || "-_".contains($0) } ? a : Self.quoted(a) })
+            .joined(separator: " ")
+    }
 
     /// What to add to the desktop's configuration, as text.
     public func snippet() -> String {
@@ -72,7 +86,7 @@ public struct KeyBinding: Sendable {
         [Desktop Entry]
         Type=Application
         Name=Engram: \(shortcut.name)
-        Exec=\(executable) shortcut run "\(shortcut.name.replacingOccurrences(of: "\"", with: ""))"
+        Exec=\(([executable] + arguments).map { $0.contains(" ") ? "\"\($0.replacingOccurrences(of: "\"", with: ""))\"" : $0 }.joined(separator: " "))
         NoDisplay=true
         X-KDE-GlobalAccel-CommandShortcut=true
 

@@ -49,10 +49,8 @@ struct ListenCommand: ParsableCommand {
             guard !library.config.disabledIntegrations.contains("voice") else {
                 throw EngramError.invalidInput("listening is turned off ([privacy] voice = false in config.toml)")
             }
-            let pidFile = library.paths.runtimeDirectory + "/listening.pid"
-            if stop || file == nil, let other = Self.listener(pidFile) {
+            if stop || file == nil, Listening.stop(library.paths) {
                 // The second press: the listening under way stops and acts on what it heard.
-                kill(other, SIGUSR1)
                 if !json { print("Stopped listening.") }
                 return
             }
@@ -61,6 +59,14 @@ struct ListenCommand: ParsableCommand {
                 return
             }
             let recognizer = try Self.recognizer(library.config)
+            // A notification says that it listens and what it heard (when there is a session bus and they are on).
+            // The daemon hears that push-to-talk started and ended (its Listening property).
+            let bus = file == nil ? Live.connect(quiet: true) : nil
+            let notices = !Live.switchedOff(library)
+            var noticeID: UInt32 = 0
+            func notice(_ summary: String, _ body: String = "") {
+                if notices, let bus, let id = bus.notice(summary, body: body, replacing: noticeID) { noticeID = id }
+            }
             let clock = ContinuousClock()
             let audio: Audio
             var stopped = RecordingEnd.silence
@@ -68,12 +74,15 @@ struct ListenCommand: ParsableCommand {
             if let file {
                 audio = try Audio.read(wav: file).trimmedToSpeech()
             } else {
-                try FileManager.default.createDirectory(atPath: library.paths.runtimeDirectory, withIntermediateDirectories: true,
-                                                        attributes: [.posixPermissions: 0o700])
-                _ = FileManager.default.createFile(atPath: pidFile, contents: Data("\(getpid())\n".utf8), attributes: [.posixPermissions: 0o600])
-                defer { try? FileManager.default.removeItem(atPath: pidFile) }
+                let unmark = try Listening.mark(library.paths)
+                bus?.listeningChanged()
+                defer {
+                    unmark()
+                    bus?.listeningChanged()
+                }
                 signal(SIGUSR1) { _ in stopRequested.store(true, ordering: .relaxed) }
                 let mic = try AudioStream(.record)
+                notice("Listening…", "Press the key again, or pause, to stop.")
                 if !json { FileHandle.standardError.write(Data("Listening… (press the key again, or pause, to stop)\n".utf8)) }
                 var endpointer = Endpointer(silenceSeconds: settings.silenceSeconds, leadSeconds: min(5, maxSeconds ?? settings.maxSeconds))
                 (audio, stopped) = try mic.record(maxSeconds: maxSeconds ?? settings.maxSeconds, endpointer: &endpointer,
@@ -83,6 +92,7 @@ struct ListenCommand: ParsableCommand {
             if let keep { try Self.keep(audio, at: keep) }
             var heard = Heard(transcript: "", engine: "", seconds: 0)
             if stopped != .nothing { heard = try recognizer().transcribe(audio) }
+            if bus != nil { notice(heard.transcript.isEmpty ? "Heard nothing" : "Heard: " + heard.transcript) }
             let runner = IntentRunner(library: library, source: "voice")
             let words = HeardWords(matcher: try runner.matcher(), store: library.store,
                                    spelling: (try? IndexReader.open(at: library.paths.indexPath).spellingWords()) ?? [])
@@ -102,6 +112,7 @@ struct ListenCommand: ParsableCommand {
                 out["intent"] = invocation.name.rawValue
                 out["label"] = invocation.label
                 out["id"] = invocation.commandID
+                out["arguments"] = invocation.arguments
                 out["score"] = Self.rounded(confidence)
                 toRun = invocation
                 sentence = invocation.label
@@ -124,6 +135,7 @@ struct ListenCommand: ParsableCommand {
             }
             if let question = spokenQuestion {
                 // Asked aloud and shown; the answer by voice within [voice] answer_seconds.
+                notice(question.question, "Answer “yes”, “the second one” or “cancel”.")
                 if !quiet { _ = try? AnswerVoice.speak(question.question, settings: settings) }
                 if !json { print(Terminal.safe(question.question)) }
                 let answerAudio: Audio?
@@ -150,13 +162,13 @@ struct ListenCommand: ParsableCommand {
                 if toRun == nil {
                     sentence = "Nothing done."
                     out["sentence"] = sentence
-                    try finish(out, sentence: sentence, speak: !quiet, settings: settings)
+                    try finish(out, sentence: sentence, speak: !quiet, settings: settings, notice: notice)
                     throw ExitCode(1)
                 }
             }
             guard let invocation = toRun else {
                 out["sentence"] = sentence
-                try finish(out, sentence: sentence, speak: !quiet, settings: settings)
+                try finish(out, sentence: sentence, speak: !quiet, settings: settings, notice: notice)
                 throw ExitCode(1)
             }
             let result = try runner.run(invocation)
@@ -169,12 +181,13 @@ struct ListenCommand: ParsableCommand {
                 for line in result.lines { print(Terminal.safe(line)) }
                 for item in result.items.prefix(5) { print("  \(Terminal.styled(item.id, .id))  \(Terminal.safe(Format.truncate(item.title, 70)))") }
             }
-            try finish(out, sentence: sentence, speak: !quiet, settings: settings)
+            try finish(out, sentence: sentence, speak: !quiet, settings: settings, notice: notice)
         }
     }
 
     /// Prints the outcome (JSON, or the sentence) and says it.
-    private func finish(_ out: [String: Any], sentence: String, speak: Bool, settings: VoiceSettings) throws {
+    private func finish(_ out: [String: Any], sentence: String, speak: Bool, settings: VoiceSettings, notice: (String, String) -> Void = { _, _ in }) throws {
+        notice(sentence, (out["transcript"] as? String).map { $0.isEmpty ? "" : "Heard: " + $0 } ?? "")
         if json {
             let data = try JSONSerialization.data(withJSONObject: out, options: [.sortedKeys, .withoutEscapingSlashes])
             Terminal.write(String(decoding: data, as: UTF8.self) + "\n")
@@ -190,7 +203,9 @@ struct ListenCommand: ParsableCommand {
         }
     }
 
-    /// The recogniser `config` names, loaded when first needed (the model is loaded only while listening).
+    /// The recogniser `config` names. The local model starts loading at once on another thread, and runs once on a
+    /// moment of silence (its first run prepares the engine), while the person speaks: after the recording only
+    /// the recognition itself is left.
     static func recognizer(_ config: EngramConfig) throws -> () throws -> any SpeechToText {
         switch config.voice.stt {
         case .wyoming(let host, let port):
@@ -200,22 +215,29 @@ struct ListenCommand: ParsableCommand {
             guard let folder = LocalRecognizer.folder(for: config) else {
                 throw EngramError.notFound("the speech recogniser is not installed (`make model`, or `make install`, installs it; [voice] model_dir says where it is)")
             }
-            var loaded: LocalRecognizer?
+            let threads = min(2, max(1, ProcessInfo.processInfo.activeProcessorCount))
+            let box = Preloading()
+            let done = DispatchSemaphore(value: 0)
+            Thread.detachNewThread {
+                do {
+                    let r = try LocalRecognizer(folder: folder, threads: threads)
+                    _ = try? r.transcribe(Audio(samples: [Float](repeating: 0, count: Audio.speechRate / 2)))
+                    box.result = .success(r)
+                } catch {
+                    box.result = .failure(EngramError.notFound("\(error)"))
+                }
+                done.signal()
+            }
             return {
-                if let loaded { return loaded }
-                do { loaded = try LocalRecognizer(folder: folder) } catch { throw EngramError.notFound("\(error)") }
-                return loaded!
+                if box.result == nil { done.wait() }
+                return try box.result!.get()
             }
         }
     }
 
-    /// The pid of an `engram listen` that is recording, from its pid file.
-    static func listener(_ pidFile: String) -> pid_t? {
-        guard let text = try? String(contentsOfFile: pidFile, encoding: .utf8), let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)),
-              pid > 0, pid != getpid(), kill(pid, 0) == 0,
-              let cmdline = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline"),
-              String(decoding: cmdline, as: UTF8.self).split(separator: "\0").contains("listen") else { return nil }
-        return pid
+    /// The recogniser being loaded on another thread; read only after it signalled.
+    final class Preloading: @unchecked Sendable {
+        var result: Result<LocalRecognizer, Error>?
     }
 
     /// Writes the recording to `path` (0600), as asked with --keep.

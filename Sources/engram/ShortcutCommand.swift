@@ -63,20 +63,31 @@ struct ShortcutCommand: ParsableCommand {
     }
 
     struct Bind: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "bind", abstract: "Print (or --install) a keybinding that runs a shortcut.")
+        static let configuration = CommandConfiguration(commandName: "bind", abstract: "Print (or --install) a keybinding that runs a shortcut, or push-to-talk (--listen).")
         @OptionGroup var global: GlobalOptions
         @Option(name: .customLong("for"), help: "sway, i3, gnome or kde.") var desktop: String
         @Flag(help: "Write the binding instead of printing it.") var install = false
-        @Argument(help: "The shortcut's name.") var name: [String]
+        @Flag(help: "Bind push-to-talk (`engram listen`: the first press listens, the second stops) instead of a shortcut.") var listen = false
+        @Option(help: ArgumentHelp("With --listen: the key chord (Super+Shift+L).", valueName: "chord")) var key: String?
+        @Argument(help: "The shortcut's name.") var name: [String] = []
+
+        func validate() throws {
+            if listen != name.isEmpty { throw ValidationError(listen ? "--listen binds push-to-talk; give no shortcut name" : "name the shortcut to bind, or --listen") }
+        }
         func run() throws {
             try Terminal.reporting {
                 guard let d = KeyBinding.Desktop(rawValue: desktop.lowercased()) else {
                     throw EngramError.invalidInput("--for takes sway, i3, gnome or kde")
                 }
-                let (_, config) = try ShortcutCommand.load(global)
                 let exe = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path
-                let binding = KeyBinding(shortcut: try config.shortcut(named: name.joined(separator: " ")), desktop: d,
-                                         executable: CommandLine.arguments[0].contains("/") ? exe : "engram")
+                let executable = CommandLine.arguments[0].contains("/") ? exe : "engram"
+                let binding: KeyBinding
+                if listen {
+                    binding = KeyBinding.pushToTalk(desktop: d, executable: executable, key: key)
+                } else {
+                    let (_, config) = try ShortcutCommand.load(global)
+                    binding = KeyBinding(shortcut: try config.shortcut(named: name.joined(separator: " ")), desktop: d, executable: executable)
+                }
                 if install {
                     for line in try binding.install(home: NSHomeDirectory()) { print(line) }
                 } else {

@@ -18,6 +18,8 @@ import sys
 import time
 
 from engramtest import ROOT
+from engramtest.bus import NAME, SessionBus
+from engramtest.daemon import Daemon
 from engramtest.engram import Engram
 from engramtest.report import Failed, Report, eventually, expect
 from engramtest.world import World
@@ -298,6 +300,36 @@ class Suite:
         expect(not left, f"sound left behind: {left}")
         return "--keep wrote a 0600 WAV that reads the same; no other sound anywhere after every run"
 
+    def the_daemons_listen_button(self):
+        """What the window's, the extension's and the widget's microphone buttons call: Listen on
+        org.engram.Engram1 starts push-to-talk, the next call stops it, and Listening says which."""
+        bus = SessionBus(self.world.path("bus"))
+        address = bus.start()
+        env = dict(self.env, DBUS_SESSION_BUS_ADDRESS=address)
+        daemon = Daemon(self.bin, env, self.world.path("daemon.log"))
+        gdbus = lambda *a: subprocess.run(["gdbus", "call", "--session", "--dest", NAME, "--object-path", "/org/engram/Engram", *a],
+                                          env=env, capture_output=True, text=True, timeout=30)
+        listening = lambda: "true" in gdbus("--method", "org.freedesktop.DBus.Properties.Get", "org.engram.Engram1", "Listening").stdout
+        try:
+            expect(daemon.start(address, timeout=60), "the daemon did not take its name")
+            self.fresh_session()
+            self.config("silence_seconds = 8\n")
+            self.audio.drain()
+            first = gdbus("--method", "org.engram.Engram1.Listen")
+            expect("Listening" in first.stdout, f"Listen answered {first.stdout} {first.stderr}")
+            expect(eventually(listening, timeout=10), "Listening did not turn true")
+            fed = self.audio.say(self.clip("pause"), then_silence=10)
+            time.sleep(fed + 0.5)
+            second = gdbus("--method", "org.engram.Engram1.Listen")
+            expect("Stopped listening" in second.stdout, f"the second Listen answered {second.stdout} {second.stderr}")
+            expect(eventually(lambda: not listening(), timeout=15), "Listening stayed true")
+            expect(eventually(lambda: self.session_state() == "paused", timeout=15), f"the session is {self.session_state()}, not paused")
+            return "Listen started it (Listening true), the second Listen stopped it; what it heard paused the session"
+        finally:
+            self.config("")
+            daemon.stop(timeout=30)
+            bus.stop()
+
     def voice_can_be_turned_off(self):
         self.config("", extra="[privacy]\nvoice = false\n")
         p = self.engram("listen", "--from", self.clip("pause"))
@@ -316,6 +348,7 @@ class Suite:
                              ("a question answered by voice", self.a_question_answered_by_voice),
                              ("a Wyoming speech server", self.wyoming_server),
                              ("no sound is kept", self.no_audio_is_kept),
+                             ("the daemon's Listen button", self.the_daemons_listen_button),
                              ("voice can be turned off", self.voice_can_be_turned_off)]:
                 if os.environ.get("VOICE_ONLY", "") in name:
                     r.check(name, fn)

@@ -18,6 +18,7 @@ import Foundation
 /// | `ActiveSession` | s | the running or paused learning session as JSON, "" for none |
 /// | `PendingChanges` | u | store changes not indexed yet |
 /// | `IndexedChange` | t | the last store change the index holds; grows with every indexed change |
+/// | `Listening` | b | push-to-talk (`engram listen`) is recording now; `Listen` starts and stops it |
 /// | `Version` | s | the daemon's version (constant) |
 enum Engram1 {
     static let name = DaemonBus.appInterface
@@ -71,6 +72,20 @@ enum Engram1 {
             DBusMethod("Rebuild", in: [:], out: ["items": "u"], deferredHandler: { _, reply in
                 keeper.rebuild { reply.settle($0.map { [.uint32(UInt32(clamping: $0.upserted))] }) }
             }),
+            // Push-to-talk for the window's, the extension's and the widget's microphone buttons: the first call
+            // starts `engram listen`, the next stops it (it then acts on what it heard).
+            DBusMethod("Listen", in: [:], out: ["sentence": "s"]) { _ in
+                do {
+                    return [.string(try glance.toggleListening(engram: EngramDaemon.executablePath()))]
+                } catch {
+                    throw DaemonError.dbus(error)
+                }
+            },
+            // `engram listen` says it started or stopped: `Listening` is read again at once.
+            DBusMethod("ListeningChanged", in: [:], out: [:]) { _ in
+                glance.refresh()
+                return []
+            },
         ] + intentMethods(app, resultActions: results), properties: [
             DBusProperty("MemoryCount", "u") { .uint32(glance.glance.memoryCount) },
             DBusProperty("TodayCount", "u") { .uint32(glance.glance.todayCount) },
@@ -79,6 +94,7 @@ enum Engram1 {
             DBusProperty("ActiveSession", "s") { .string(glance.glance.activeSession) },
             DBusProperty("PendingChanges", "u") { .uint32(glance.glance.pendingChanges) },
             DBusProperty("IndexedChange", "t") { .uint64(glance.glance.indexedChange) },
+            DBusProperty("Listening", "b") { .boolean(glance.glance.listening) },
             DBusProperty("Version", "s", changes: .constant) { .string(version) },
         ])
     }

@@ -18,6 +18,8 @@ public struct Glance: Sendable, Equatable {
     public var pendingChanges: UInt32 = 0
     /// The last store change the index holds; it grows with every indexed change.
     public var indexedChange: UInt64 = 0
+    /// Whether push-to-talk (`engram listen`) is recording now.
+    public var listening = false
 
     /// Creates an empty glance.
     public init() {}
@@ -32,11 +34,12 @@ public struct Glance: Sendable, Equatable {
         if activeSession != old.activeSession { names.append("ActiveSession") }
         if pendingChanges != old.pendingChanges { names.append("PendingChanges") }
         if indexedChange != old.indexedChange { names.append("IndexedChange") }
+        if listening != old.listening { names.append("Listening") }
         return names
     }
 
     /// Reads the glance from the store (a few indexed queries); `indexedSeq` is the last change the index holds.
-    static func read(from store: Store, indexedSeq: Int64) throws -> Glance {
+    static func read(from store: Store, indexedSeq: Int64, paths: EngramPaths? = nil) throws -> Glance {
         let counts = try store.glanceCounts(now: store.clock())
         var g = Glance()
         g.memoryCount = UInt32(clamping: counts.total)
@@ -46,6 +49,7 @@ public struct Glance: Sendable, Equatable {
         g.activeSession = try store.activeSession().map(sessionJSON) ?? ""
         g.pendingChanges = UInt32(clamping: try store.pendingOutboxCount(after: indexedSeq))
         g.indexedChange = UInt64(max(0, indexedSeq))
+        g.listening = paths.map { Listening.listener($0) != nil } ?? false
         return g
     }
 

@@ -39,19 +39,31 @@ final class GlanceService: Service, @unchecked Sendable {
         let (glance, waiting) = state.withLock { ($0.glance, $0.scheduled) }
         guard waiting else { return glance }
         return DBusPropertyRead.shared("org.engram.glance") {
-            (try? Glance.read(from: library.store, indexedSeq: indexedSeq())) ?? glance
+            (try? Glance.read(from: library.store, indexedSeq: indexedSeq(), paths: library.paths)) ?? glance
         }
     }
 
     /// Computes the glance now, on the calling thread, without announcing it (at start-up).
     func load() throws {
-        let fresh = try Glance.read(from: library.store, indexedSeq: indexedSeq())
+        let fresh = try Glance.read(from: library.store, indexedSeq: indexedSeq(), paths: library.paths)
         state.withLock { $0.glance = fresh }
     }
 
     /// The connection properties are announced on (set once exported).
     func attach(_ connection: DBusConnection) {
         bus.withLock { $0 = connection }
+    }
+
+    /// Push-to-talk: stops the `engram listen` under way, or starts one (`engram` is this daemon's own binary);
+    /// returns what happened, in words. The `Listening` property follows as the listener marks and unmarks itself.
+    func toggleListening(engram: String) throws -> String {
+        if Listening.stop(library.paths) { return "Stopped listening." }
+        guard !library.config.disabledIntegrations.contains("voice") else {
+            throw EngramError.invalidInput("listening is turned off ([privacy] voice = false in config.toml)")
+        }
+        let child = try Spawner.spawn(engram, ["listen", "--data-dir", library.paths.dataDirectory])
+        Spawner.reap(child.pid) { [weak self] _ in self?.refresh() }
+        return "Listening…"
     }
 
     /// Recomputes after every commit and store change until the daemon stops.
@@ -79,7 +91,7 @@ final class GlanceService: Service, @unchecked Sendable {
             let fresh: Glance
             let start = ContinuousClock.now
             do {
-                fresh = try Glance.read(from: self.library.store, indexedSeq: self.indexedSeq())
+                fresh = try Glance.read(from: self.library.store, indexedSeq: self.indexedSeq(), paths: self.library.paths)
                 self.log.debug("read the glance properties", metadata: ["ms": "\(IndexKeeper.ms(since: start))"])
             } catch {
                 self.log.warning("could not read the store for the glance properties", metadata: ["error": "\(error)"])

@@ -5,7 +5,7 @@
 ///     tts = "auto"               # speech-dispatcher if running, else espeak-ng; "speech-dispatcher", "espeak-ng",
 ///                                # "none", or "tcp://HOST:PORT": a Wyoming voice (Piper)
 ///     max_seconds = 10           # the longest recording
-///     silence_seconds = 1.2      # a pause this long after speech ends the recording
+///     silence_seconds = 0.8      # a pause this long after speech ends the recording
 ///     answer_seconds = 6         # how long a spoken question waits for "yes", "the second one" or "cancel"
 ///     model_dir = "~/models/speech"   # where the speech model is (default: installed beside Engram)
 ///
@@ -28,7 +28,7 @@ public struct VoiceSettings: ConfigSection {
     public var stt: Engine = .local
     public var tts: Speech = .auto
     public var maxSeconds = 10.0
-    public var silenceSeconds = 1.2
+    public var silenceSeconds = 0.8
     public var answerSeconds = 6.0
     public var modelDirectory: String?
 
