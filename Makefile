@@ -143,9 +143,12 @@ test-voice: deps model
 
 # Engram's window (engram-app) in a real compositor (mutter on a virtual X display), typed into with xdotool and read
 # back through its accessibility tree (AT-SPI): search, a memory's page, pin, tags, edit, forget, a session, links,
-# hostile text, live updates, one window under a flood of clicks. ~1 minute; results in bench-out/window/.
-test-window:
+# hostile text, live updates, one window under a flood of clicks, the microphone button through a headless audio
+# server. ~2 minutes; results in bench-out/window/.
+test-window: model
 	@scripts/install-deps.sh --window
+	@scripts/install-deps.sh --voice
+	@scripts/install-voice-peers.sh
 	$(SWIFT) build --product engram
 	$(SWIFT) build --product engram-app
 	$(SUITE) window $(BUILD)/debug/engram $(BUILD)/debug/engram-app
@@ -193,6 +196,12 @@ bench: model
 	@# Where meaning search's absolute floor comes from: answers' and absent subjects' similarities (bench/meaning_floor.py).
 	$(SUITE) bench.meaning_floor $(BENCH_OUT)/meaning-floor
 	BENCH_CORPUS_10K=$(BENCH_OUT)/work/corpus-10k.jsonl dbus-run-session -- $(SUITE) bench.meaning_speed $(BUILD)/release/engram $(BUILD)/release/engram-bench $(BENCH_OUT)/meaning-speed
+	@# Voice: push-to-talk through a headless audio server, Engram's recogniser against whisper tiny.en over Wyoming
+	@# (scripts/voice/bench.py), then the held-out set of spoken requests scored on both (scripts/voice/heldout.py).
+	@scripts/install-deps.sh --voice
+	@scripts/install-voice-peers.sh
+	dbus-run-session -- $(SUITE) voice.bench $(BUILD)/release/engram $(BENCH_OUT)/voice
+	$(SUITE) voice.heldout $(BUILD)/release/engram $(BENCH_OUT)/voice-heldout
 
 # Sync's figures (README "Every machine"): 10,000 Debian memories to a new device through two Syncthings on loopback,
 # the log's size, apply throughput and capture-to-searchable between the two. ~1 minute after the release build.

@@ -52,6 +52,7 @@ public final class SessionBus: Sendable {
 
     /// Tells the daemon (if one runs) that push-to-talk started or stopped, so its `Listening` property follows at once.
     public func listeningChanged() {
+        guard daemonRuns else { return }  // never started for this
         _ = try? connection.call(destination: DaemonBus.name, path: DaemonBus.appPath, interface: DaemonBus.appInterface,
                                  method: "ListeningChanged", timeout: .seconds(1))
     }

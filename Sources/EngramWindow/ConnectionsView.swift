@@ -199,6 +199,7 @@ enum ShortcutsWindow {
                 <property name="title">General</property>
                 <child><object class="GtkShortcutsShortcut"><property name="title">Search</property><property name="accelerator">&lt;Control&gt;f</property></object></child>
                 <child><object class="GtkShortcutsShortcut"><property name="title">New memory</property><property name="accelerator">&lt;Control&gt;n</property></object></child>
+                <child><object class="GtkShortcutsShortcut"><property name="title">Push to talk</property><property name="accelerator">&lt;Control&gt;&lt;Shift&gt;l</property></object></child>
                 <child><object class="GtkShortcutsShortcut"><property name="title">Learning</property><property name="accelerator">&lt;Control&gt;l</property></object></child>
                 <child><object class="GtkShortcutsShortcut"><property name="title">Today's review</property><property name="accelerator">&lt;Control&gt;r</property></object></child>
                 <child><object class="GtkShortcutsShortcut"><property name="title">Back</property><property name="accelerator">&lt;Alt&gt;Left</property></object></child>

@@ -51,6 +51,7 @@ public final class EngramApplication {
         accels("app.quit", ["<Control>q"])
         accels("win.search", ["<Control>f"])
         accels("win.capture", ["<Control>n"])
+        accels("win.listen", ["<Control><Shift>l"])
         accels("win.back", ["<Alt>Left", "Escape"])
         accels("win.show-help-overlay", ["<Control>question"])
         accels("win.learning", ["<Control>l"])

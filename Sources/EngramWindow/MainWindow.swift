@@ -28,6 +28,8 @@ final class MainWindow {
     var connections: ConnectionsView!
     var result: ResultView!
     var watch: DaemonWatch?
+    /// Push-to-talk: starts `engram listen`, or stops the one listening; lit while it records.
+    var listenButton: Widget!
     /// Where "back" goes: the pages opened, newest last.
     var history: [String] = []
 
@@ -57,6 +59,9 @@ final class MainWindow {
         g_menu_append(menu, "Quit", "app.quit")
         gtk_menu_button_set_menu_model(menuButton.as(), cast(raw(menu)))
         adw_header_bar_pack_end(header.as(), menuButton)
+        listenButton = gtk_button_new_from_icon_name("audio-input-microphone-symbolic")
+        listenButton.named("Listen").tooltip("Push to talk: say what you want (Ctrl+Shift+L)")
+        adw_header_bar_pack_end(header.as(), listenButton)
 
         views = adw_view_stack_new()
         adw_view_switcher_title_set_stack(switcherTitle.as(), views.as())
@@ -103,6 +108,7 @@ final class MainWindow {
 
         Signal.connect(back, "clicked") { [unowned self] in self.goBack() }
         Signal.connect(captureButton, "clicked") { [unowned self] in CaptureDialog(window: self).present() }
+        Signal.connect(listenButton, "clicked") { [unowned self] in self.toggleListening() }
         // The switcher moves to the bottom bar when the header has no room for it.
         Signal.connect1(switcherTitle, "notify::title-visible") { [unowned self] _ in self.adapt() }
         Signal.connect1(views, "notify::visible-child") { [unowned self] _ in self.viewChanged() }
@@ -128,6 +134,7 @@ final class MainWindow {
         }
         action("search") { [unowned self] in self.showHome("search"); self.search.focus() }
         action("capture") { [unowned self] in CaptureDialog(window: self).present() }
+        action("listen") { [unowned self] in self.toggleListening() }
         action("back") { [unowned self] in self.goBack() }
         action("learning") { [unowned self] in self.showHome("learning") }
         action("review") { [unowned self] in self.showHome("review") }
@@ -267,6 +274,33 @@ final class MainWindow {
         adw_toast_set_priority(t, ADW_TOAST_PRIORITY_HIGH)
         adw_toast_set_timeout(t, 3)
         adw_toast_overlay_add_toast(toasts.as(), t)
+    }
+
+    // MARK: Push-to-talk
+
+    /// The first click listens (`engram listen`, beside this program or on PATH), the next stops it; it then acts on
+    /// what it heard, says the answer and shows it in a notification. The button is lit while it records.
+    func toggleListening() {
+        let paths = data.library.paths
+        if Listening.stop(paths) {
+            showListening(false)
+            return
+        }
+        let beside = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
+            .deletingLastPathComponent().appendingPathComponent("engram").path
+        let engram = FileManager.default.isExecutableFile(atPath: beside) ? beside : "engram"
+        do {
+            let child = try Spawner.spawn(engram, ["listen", "--data-dir", paths.dataDirectory])
+            showListening(true)
+            Spawner.reap(child.pid) { [weak self] _ in Main.async { self?.showListening(false) } }
+        } catch {
+            toast("Cannot listen: \(error)")
+        }
+    }
+
+    func showListening(_ on: Bool) {
+        if on { gtk_widget_add_css_class(listenButton, "destructive-action") } else { gtk_widget_remove_css_class(listenButton, "destructive-action") }
+        listenButton.named(on ? "Stop listening" : "Listen").tooltip(on ? "Listening… click to stop" : "Push to talk: say what you want (Ctrl+Shift+L)")
     }
 
     // MARK: Live

@@ -1,5 +1,6 @@
 import ArgumentParser
 import EngramApp
+import EngramClient
 import EngramCore
 import Foundation
 import Indexer
@@ -10,6 +11,9 @@ import Voice
 /// Set by SIGUSR1, which a second press of the push-to-talk key (`engram listen` again, or `engram listen --stop`)
 /// sends to the listening process.
 private let stopRequested = Atomic<Bool>(false)
+/// Set while the microphone is read: an audio server that delivers no sound at all would otherwise keep
+/// `engram listen` waiting for ever.
+private let recordingNow = Atomic<Bool>(false)
 
 /// `engram listen`: push-to-talk. Records from the audio server until the key is pressed again, the speaker pauses
 /// or the time limit; recognises the words on this machine (or with the Wyoming server `[voice] stt` names);
@@ -62,11 +66,9 @@ struct ListenCommand: ParsableCommand {
             // A notification says that it listens and what it heard (when there is a session bus and they are on).
             // The daemon hears that push-to-talk started and ended (its Listening property).
             let bus = file == nil ? Live.connect(quiet: true) : nil
-            let notices = !Live.switchedOff(library)
-            var noticeID: UInt32 = 0
-            func notice(_ summary: String, _ body: String = "") {
-                if notices, let bus, let id = bus.notice(summary, body: body, replacing: noticeID) { noticeID = id }
-            }
+            let notices = Notices(bus: Live.switchedOff(library) ? nil : bus)
+            defer { notices.flush() }
+            func notice(_ summary: String, _ body: String = "") { notices.post(summary, body) }
             let clock = ContinuousClock()
             let audio: Audio
             var stopped = RecordingEnd.silence
@@ -85,8 +87,16 @@ struct ListenCommand: ParsableCommand {
                 notice("Listening…", "Press the key again, or pause, to stop.")
                 if !json { FileHandle.standardError.write(Data("Listening… (press the key again, or pause, to stop)\n".utf8)) }
                 var endpointer = Endpointer(silenceSeconds: settings.silenceSeconds, leadSeconds: min(5, maxSeconds ?? settings.maxSeconds))
-                (audio, stopped) = try mic.record(maxSeconds: maxSeconds ?? settings.maxSeconds, endpointer: &endpointer,
-                                                  stop: { stopRequested.load(ordering: .relaxed) })
+                let limit = maxSeconds ?? settings.maxSeconds
+                recordingNow.store(true, ordering: .relaxed)
+                DispatchQueue.global().asyncAfter(deadline: .now() + limit + 5) {
+                    guard recordingNow.load(ordering: .relaxed) else { return }
+                    FileHandle.standardError.write(Data("engram: the microphone gave no sound for \(Int(limit + 5)) s (muted, or taken by another program?)\n".utf8))
+                    unmark()
+                    Glibc.exit(EXIT_FAILURE)
+                }
+                (audio, stopped) = try mic.record(maxSeconds: limit, endpointer: &endpointer, stop: { stopRequested.load(ordering: .relaxed) })
+                recordingNow.store(false, ordering: .relaxed)
                 speechEnd = clock.now
             }
             if let keep { try Self.keep(audio, at: keep) }
@@ -232,6 +242,31 @@ struct ListenCommand: ParsableCommand {
                 if box.result == nil { done.wait() }
                 return try box.result!.get()
             }
+        }
+    }
+
+    /// The notifications of one listening, shown in order on a thread of their own (each replaces the last), so a
+    /// slow or absent notification server never delays what was asked.
+    final class Notices: @unchecked Sendable {
+        private let bus: SessionBus?
+        private let queue = DispatchQueue(label: "org.engram.listen.notices")
+        private var id: UInt32 = 0
+
+        init(bus: SessionBus?) { self.bus = bus }
+
+        func post(_ summary: String, _ body: String) {
+            guard let bus else { return }
+            queue.async {
+                if let shown = bus.notice(summary, body: body, replacing: self.id) { self.id = shown }
+            }
+        }
+
+        /// Waits (a second at most) for the last one to be shown before the process ends.
+        func flush() {
+            guard bus != nil else { return }
+            let done = DispatchSemaphore(value: 0)
+            queue.async { done.signal() }
+            _ = done.wait(timeout: .now() + 1)
         }
     }
 

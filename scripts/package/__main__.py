@@ -5,7 +5,8 @@
 For each release (bookworm, trixie), a bare root (apt and the essential packages only; scripts/trixie/root.sh bare,
 built once into the cache folder) is copied, and in the copy: `apt install ./engram_….deb` pulls the dependencies
 from the mirror; no Swift runtime is anywhere; every binary's libraries resolve; `engram` imports the sample
-collection and finds by words and by meaning (the model is in the package); engram-feed, engram-mcp and engram-app
+collection and finds by words and by meaning (the model is in the package); `engram listen` hears a recording of a
+person reading with the packaged speech recogniser, and runs nothing from it; engram-feed, engram-mcp and engram-app
 answer; the files are the package's with the modes they need; `apt remove` leaves none of Engram's files.
 Results in bench-out/package/. Exit status 1 on a failed check, naming the release and the check.
 """
@@ -16,6 +17,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import zipfile
 
 import samples
 from engramtest import ROOT
@@ -52,6 +54,11 @@ class Release:
         shutil.rmtree(self.base, ignore_errors=True)
         subprocess.run(["cp", "-a", "--reflink=auto", bare, self.base], check=True)
         shutil.copy(self.deb, os.path.join(self.base, "tmp", os.path.basename(self.deb)))
+        # A real person reading (Samuel Beckett), from the recogniser's own wheel, which make model fetched.
+        wheel = os.path.join(os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cache")), "engram", "wheels",
+                             "moonshine_cpp-0.1.4-py3-none-manylinux2014_x86_64.whl")
+        with zipfile.ZipFile(wheel) as z, open(os.path.join(self.base, "tmp", "beckett.wav"), "wb") as f:
+            f.write(z.read("moonshine_cpp-0.1.4.data/purelib/moonshine_cpp/test-data/beckett.wav"))
         samples.copy(os.path.join(self.base, "tmp", "samples"))  # dated from today
         return f"bare {self.release} root copied from {bare}"
 
@@ -105,6 +112,16 @@ class Release:
         expect("/usr/lib/engram/model" in status or "meaning" in status.lower(), f"index status: {status[:300]}")
         return "“why does my container keep rebooting” finds the Kubernetes note (model from /usr/lib/engram/model)"
 
+    def hears_with_the_packaged_recogniser(self):
+        ldd = self.sh("ldd /usr/lib/engram/speech/libengram-stt.so").stdout
+        expect("not found" not in ldd, f"the recogniser's libraries: {ldd}")
+        out = self.sh("engram listen --from /tmp/beckett.wav --dry-run --json").stdout
+        heard = json.loads(out)
+        expect("ever tried" in heard.get("transcript", "").lower(), f"the packaged recogniser heard {heard.get('transcript')!r}")
+        expect(heard.get("understood") != "run" or heard.get("intent") not in ("StoreMemory", "StartSession", "StopSession"),
+               f"a reading of Beckett would change something: {heard}")
+        return f"heard “{heard['transcript'][:60]}…” in {heard['recognition_seconds']} s (/usr/lib/engram/speech); nothing to run"
+
     def the_other_programs_answer(self):
         feed = self.sh("engram-feed stats --format json").stdout
         expect(json.loads(feed), f"engram-feed stats printed {feed[:200]!r}")
@@ -154,6 +171,7 @@ class Release:
             for title, fn in [("no Swift toolchain or runtime; every library resolves", self.no_swift_runtime),
                               ("engram imports the samples and searches by words", self.searches_by_words),
                               ("engram searches by meaning with the packaged model", self.searches_by_meaning),
+                              ("engram listen hears a recording with the packaged recogniser", self.hears_with_the_packaged_recogniser),
                               ("engram-feed, engram-mcp and engram-app answer", self.the_other_programs_answer),
                               ("the files are where the desktop looks for them", self.files_where_the_desktop_looks),
                               ("apt remove leaves none of Engram's files", self.removes_cleanly)]:

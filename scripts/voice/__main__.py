@@ -106,11 +106,14 @@ class Suite:
 
     def listen(self, *args, feed=None, timeout=60, env=None):
         """`engram listen --json ARGS`; with feed, started first and fed that recording through the microphone."""
+        self.audio.clear()
         p = subprocess.Popen([self.bin, "listen", "--json", *args], env=env or self.env, stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True)
         if feed:
-            self.audio.drain()
-            time.sleep(0.5)  # the stream connects
+            if not self.audio.wait_for_recorder():
+                p.kill()
+                out, err = p.communicate()
+                raise Failed(f"engram listen {' '.join(args)} never recorded from the microphone (exit {p.returncode}): {out[-200:]} {err[-300:]}")
             self.audio.say(feed)
         out, err = p.communicate(timeout=timeout)
         try:
@@ -175,14 +178,15 @@ class Suite:
     def push_to_talk_stopped_by_the_key(self):
         self.fresh_session("paused")
         self.config("silence_seconds = 8\n")
+        self.audio.clear()
         p = subprocess.Popen([self.bin, "listen", "--json"], env=self.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        self.audio.drain()
-        time.sleep(0.5)
+        expect(self.audio.wait_for_recorder(), "engram listen never recorded from the microphone")
         fed = self.audio.say(self.clip("resume"), then_silence=10)
         time.sleep(fed + 0.6)
         t0 = time.monotonic()
         second = self.engram("listen")
         out, err = p.communicate(timeout=60)
+        self.audio.clear()  # the rest of the quiet room (a microphone keeps sending sound until the stream closes)
         self.config("")
         expect(p.returncode == 0, f"the first press: exit {p.returncode}: {out[-300:]} {err[-300:]}")
         expect(second.returncode == 0 and "Stopped listening" in second.stdout, f"the second press: {second.stdout} {second.stderr}")
@@ -314,16 +318,18 @@ class Suite:
             expect(daemon.start(address, timeout=60), "the daemon did not take its name")
             self.fresh_session()
             self.config("silence_seconds = 8\n")
-            self.audio.drain()
+            self.audio.clear()
             first = gdbus("--method", "org.engram.Engram1.Listen")
             expect("Listening" in first.stdout, f"Listen answered {first.stdout} {first.stderr}")
             expect(eventually(listening, timeout=10), "Listening did not turn true")
+            expect(self.audio.wait_for_recorder(), "the listener never recorded from the microphone")
             fed = self.audio.say(self.clip("pause"), then_silence=10)
             time.sleep(fed + 0.5)
             second = gdbus("--method", "org.engram.Engram1.Listen")
             expect("Stopped listening" in second.stdout, f"the second Listen answered {second.stdout} {second.stderr}")
             expect(eventually(lambda: not listening(), timeout=15), "Listening stayed true")
             expect(eventually(lambda: self.session_state() == "paused", timeout=15), f"the session is {self.session_state()}, not paused")
+            self.audio.clear()
             return "Listen started it (Listening true), the second Listen stopped it; what it heard paused the session"
         finally:
             self.config("")

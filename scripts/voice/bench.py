@@ -69,6 +69,9 @@ def main(engram, out, rounds):
     daemon = Daemon(engram, env, world.path("daemon.log"))
     daemon.start(env["DBUS_SESSION_BUS_ADDRESS"], timeout=60)
     daemon_before = rss_kb(daemon.proc.pid)
+    # No notification server runs here (one started on demand would be tried and fail at every listen); they are
+    # shown off the answer's path anyway.
+    quiet = '[privacy]\nnotifications = false\n'
     engines = {"moonshine": 'tts = "none"\n', "whisper-wyoming": f'tts = "none"\nstt = "tcp://127.0.0.1:{port}"\n'}
     runs = {e: [] for e in engines}
     wrong = []
@@ -77,10 +80,12 @@ def main(engram, out, rounds):
             for i, (text, intent) in enumerate(REQUESTS):
                 for engine in (list(engines) if (r + i) % 2 == 0 else list(engines)[::-1]):
                     with open(os.path.join(world.config, "config.toml"), "w") as f:
-                        f.write("[voice]\n" + engines[engine])
-                    audio.drain()
+                        f.write("[voice]\n" + engines[engine] + quiet)
+                    audio.clear()
                     p = subprocess.Popen([engram, "listen", "--json"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-                    time.sleep(0.6)
+                    if not audio.wait_for_recorder():
+                        p.kill()
+                        raise RuntimeError(f"engram listen never recorded: {p.communicate()[1][-300:]}")
                     fed = audio.say(os.path.join(clips, f"{i}.wav"))
                     speech_end = time.monotonic() + fed
                     peak = 0

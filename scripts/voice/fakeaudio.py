@@ -9,7 +9,8 @@ pipe the test feeds (module-pipe-source) and whose default speaker is a null sin
 
 The pipe source is driven by the data written to it: a recorder reads only what the test writes (and waits for
 it), so the feeder writes in real time (100 ms every 100 ms), a clip and then some seconds of a quiet room, and
-nothing between clips: sound written while nobody records would wait in the pipe for the next recorder.
+nothing between clips. Nobody reads the pipe while nobody records, so a test clears what is still queued (the room
+after a recording that ended early) and waits for the recorder before it speaks (clear(), wait_for_recorder()).
 """
 import os
 import random
@@ -95,11 +96,21 @@ class FakeAudio:
             self.queue += chunks
         return (ahead + spoken) * 0.1
 
-    def drain(self, timeout=30):
-        """Waits until everything queued has been written."""
+    def clear(self):
+        """Drops what is queued and not yet fed (the room after a recording that ended early)."""
+        with self.lock:
+            self.queue.clear()
+
+    def wait_for_recorder(self, timeout=15):
+        """Waits until something records from the microphone (a source output exists): sound fed before that
+        may be read and dropped by the pipe source with nobody listening."""
         deadline = time.monotonic() + timeout
-        while not self.idle() and time.monotonic() < deadline:
+        while time.monotonic() < deadline:
+            out = subprocess.run(["pactl", "list", "short", "source-outputs"], env=self.env, capture_output=True, text=True).stdout
+            if out.strip():
+                return True
             time.sleep(0.05)
+        return False
 
     def idle(self):
         with self.lock:

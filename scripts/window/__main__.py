@@ -26,6 +26,7 @@ from engramtest.engram import Engram
 from engramtest.report import Failed, Report, eventually, expect
 from engramtest.system import free_display
 from engramtest.world import World
+from voice.fakeaudio import FakeAudio
 
 APP_NAME = "org.engram.Engram.App"
 HOSTILE = ('<b>bold</b> &amp; <span foreground="red">red</span> ${exec touch PWNED} %{F#f00}x%{F-} '
@@ -168,6 +169,11 @@ class Suite:
         self.engram("import", os.path.join(samples, "memories.jsonl"), check=True)
         for c in ("swift-concurrency.toml", "spanish-b1.yaml"):
             self.engram("import", os.path.join(samples, "curricula", c), check=True)
+        # A headless audio server whose microphone the microphone check feeds (scripts/voice/fakeaudio.py).
+        self.audio = FakeAudio(self.world.path("pulse"), self.world.env)
+        self.world.env.update(PULSE_SERVER=self.audio.env["PULSE_SERVER"],
+                              ENGRAM_SPEECH_DIR=os.environ.get("ENGRAM_SPEECH_DIR", os.path.join(ROOT, ".build", "speech")))
+        self.world.write_config(f'[desktop]\nopen = "app"\n\n[sync]\nfolder = "{self.shared}"\n\n[voice]\ntts = "none"\n')
         self.bus = SessionBus(self.world.path("bus"), env=self.world.env)
         address = self.bus.start()
         self.world.env["DBUS_SESSION_BUS_ADDRESS"] = address
@@ -214,6 +220,8 @@ class Suite:
                 except subprocess.TimeoutExpired:
                     p.kill()
         self.bus.stop()
+        if getattr(self, "audio", None):
+            self.audio.stop()
 
     def evidence(self, name):
         safe = "".join(c if c.isalnum() else "-" for c in name)
@@ -478,6 +486,29 @@ class Suite:
         expect(eventually(lambda: entry() == "sourdough" or page() != "", timeout=45), "the window shows none of the clicks")
         return "30 ActivateResult and 10 LaunchSearch with no window open: the daemon started one engram-app, one window"
 
+    def the_microphone_listens_and_acts(self):
+        self.engram("session", "stop")
+        self.engram("session", "start", "--curriculum", "swift-concurrency", check=True)
+        clip = self.world.path("pause.wav")
+        listing = self.world.path("clip.json")
+        json.dump([["pause my session", clip, 1.0]], open(listing, "w"))
+        peers = os.environ.get("ENGRAM_VOICE_PEERS", "/var/cache/engram-tests/voice")
+        subprocess.run([os.path.join(peers, "bin", "python"), os.path.join(ROOT, "scripts", "voice", "speak.py"), listing], check=True)
+        def button(name):
+            try:
+                return self.w.find("push button", name, timeout=1)
+            except Failed:
+                return None
+        self.w.click("push button", "Listen")
+        expect(eventually(lambda: button("Stop listening"), timeout=10), "the microphone button does not show that it listens")
+        expect(self.audio.wait_for_recorder(), "engram listen, started by the button, never recorded from the microphone")
+        self.audio.say(clip)
+        status = lambda: (json.loads(self.engram("session", "status", "--json", check=True).stdout or "null") or {}).get("state")
+        expect(eventually(lambda: status() == "paused", timeout=30), f"“pause my session” said to the window left the session {status()}")
+        expect(eventually(lambda: button("Listen"), timeout=15), "the microphone button stayed lit")
+        self.engram("session", "stop")
+        return "the button lit while it listened; “pause my session” paused the session; the button went out"
+
     def survives_the_daemon_going_and_coming(self):
         self.daemon.stop()
         wait_for_no_name(self.world.env["DBUS_SESSION_BUS_ADDRESS"], NAME)
@@ -514,7 +545,7 @@ class Suite:
                   self.todays_review_marks_reviewed, self.a_capture_elsewhere_shows_at_once,
                   self.changes_elsewhere_show_at_once, self.a_narrow_window_moves_the_switcher_down,
                   self.another_machines_memory_is_offered, self.a_gnome_click_opens_the_window_on_it,
-                  self.a_flood_of_clicks_starts_one_window,
+                  self.a_flood_of_clicks_starts_one_window, self.the_microphone_listens_and_acts,
                   self.survives_the_daemon_going_and_coming]
         try:
             for check in checks:

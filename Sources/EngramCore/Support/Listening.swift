@@ -16,7 +16,7 @@ public enum Listening {
     }
 
     /// Marks this process as the one listening; the returned closure unmarks it.
-    public static func mark(_ paths: EngramPaths) throws -> () -> Void {
+    public static func mark(_ paths: EngramPaths) throws -> @Sendable () -> Void {
         try FileManager.default.createDirectory(atPath: paths.runtimeDirectory, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
         let file = pidFile(paths)
