@@ -132,7 +132,9 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: dir) }
         // Stands in for espeak-ng (the real one needs a sound card): records its argv.
         try writeScript("#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\" >> \"\(dir)/said\"; done\n", to: dir + "/espeak-ng")
-        let out = try e.run(["ask", "--speak", "memory stats"], env: ["PATH": dir + ":/usr/bin:/bin"])
+        // Only the stand-in on PATH: a speech-dispatcher installed on the machine (spd-say, which Engram prefers)
+        // must not answer instead.
+        let out = try e.run(["ask", "--speak", "memory stats"], env: ["PATH": dir])
         #expect(out.status == 0, "\(out.stderr)")
         let sentence = try #require(out.stdout.split(separator: "\n").first.map(String.init))
         #expect(sentence.hasPrefix("You have 300 memories"))
