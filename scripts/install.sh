@@ -117,10 +117,8 @@ fi
 # override): an installed engram finds it in PREFIX/lib/engram/speech. Without it, listening says how to install it.
 speech_dir="${SPEECH_DIR:-$root/.build/speech}"
 if [ -f "$speech_dir/libengram-stt.so" ]; then
-  for f in libengram-stt.so libsherpa-onnx-c-api.so libonnxruntime.so; do
-    put "$speech_dir/$f" "$prefix/lib/engram/speech/$f" 755
-  done
-  for f in encoder_model.ort decoder_model_merged.ort tokens.txt LICENSE.moonshine; do
+  for f in libengram-stt.so libsherpa-onnx-c-api.so libonnxruntime.so encoder_model.ort decoder_model_merged.ort tokens.txt \
+           LICENSE.moonshine; do
     put "$speech_dir/$f" "$prefix/lib/engram/speech/$f" 644
   done
 else

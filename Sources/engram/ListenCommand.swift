@@ -88,13 +88,7 @@ struct ListenCommand: ParsableCommand {
                 if !json { FileHandle.standardError.write(Data("Listening… (press the key again, or pause, to stop)\n".utf8)) }
                 var endpointer = Endpointer(silenceSeconds: settings.silenceSeconds, leadSeconds: min(5, maxSeconds ?? settings.maxSeconds))
                 let limit = maxSeconds ?? settings.maxSeconds
-                recordingNow.store(true, ordering: .relaxed)
-                DispatchQueue.global().asyncAfter(deadline: .now() + limit + 5) {
-                    guard recordingNow.load(ordering: .relaxed) else { return }
-                    FileHandle.standardError.write(Data("engram: the microphone gave no sound for \(Int(limit + 5)) s (muted, or taken by another program?)\n".utf8))
-                    unmark()
-                    Glibc.exit(EXIT_FAILURE)
-                }
+                Self.watch(limit, then: unmark)
                 (audio, stopped) = try mic.record(maxSeconds: limit, endpointer: &endpointer, stop: { stopRequested.load(ordering: .relaxed) })
                 recordingNow.store(false, ordering: .relaxed)
                 speechEnd = clock.now
@@ -152,7 +146,9 @@ struct ListenCommand: ParsableCommand {
                 if let answerFile { answerAudio = try Audio.read(wav: answerFile).trimmedToSpeech() }
                 else if file == nil, settings.answerSeconds > 0 {
                     var e = Endpointer(silenceSeconds: settings.silenceSeconds, leadSeconds: settings.answerSeconds)
+                    Self.watch(settings.answerSeconds + 6, then: {})
                     let (a, why) = try AudioStream(.record).record(maxSeconds: settings.answerSeconds + 6, endpointer: &e, stop: { false })
+                    recordingNow.store(false, ordering: .relaxed)
                     answerAudio = why == .nothing ? nil : a
                 } else { answerAudio = nil }
                 let answerText = try answerAudio.map { try recognizer().transcribe($0).transcript } ?? ""
@@ -192,6 +188,18 @@ struct ListenCommand: ParsableCommand {
                 for item in result.items.prefix(5) { print("  \(Terminal.styled(item.id, .id))  \(Terminal.safe(Format.truncate(item.title, 70)))") }
             }
             try finish(out, sentence: sentence, speak: !quiet, settings: settings, notice: notice)
+        }
+    }
+
+    /// Ends the process with a clear error when the microphone gives no sound at all for `limit` seconds and 5 more
+    /// (the recording reads the audio server, which then never answers); `cleanUp` runs first.
+    static func watch(_ limit: Double, then cleanUp: @escaping @Sendable () -> Void) {
+        recordingNow.store(true, ordering: .relaxed)
+        DispatchQueue.global().asyncAfter(deadline: .now() + limit + 5) {
+            guard recordingNow.load(ordering: .relaxed) else { return }
+            FileHandle.standardError.write(Data("engram: the microphone gave no sound for \(Int(limit + 5)) s (muted, or taken by another program?)\n".utf8))
+            cleanUp()
+            Glibc.exit(EXIT_FAILURE)
         }
     }
 

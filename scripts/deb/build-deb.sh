@@ -60,7 +60,7 @@ for script in postinst postrm triggers; do
 done
 # Binaries stripped (the package is for running; `make build` keeps symbols for debugging).
 for f in "$pkg"/usr/bin/engram "$pkg"/usr/bin/engram-feed "$pkg"/usr/bin/engram-mcp "$pkg"/usr/bin/engram-app \
-         "$pkg"/usr/lib/engram/model/libe5.so "$pkg"/usr/lib/engram/speech/libengram-stt.so; do
+         "$pkg"/usr/lib/engram/model/libe5.so "$pkg"/usr/lib/engram/speech/*.so; do
   strip --strip-unneeded --remove-section=.comment --remove-section=.note "$f"
 done
 # Debian's documentation layout: copyright, a compressed changelog and man pages, the README.

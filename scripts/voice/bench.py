@@ -72,7 +72,9 @@ def main(engram, out, rounds):
     # No notification server runs here (one started on demand would be tried and fail at every listen); they are
     # shown off the answer's path anyway.
     quiet = '[privacy]\nnotifications = false\n'
-    engines = {"moonshine": 'tts = "none"\n', "whisper-wyoming": f'tts = "none"\nstt = "tcp://127.0.0.1:{port}"\n'}
+    # A request misheard as a question counts as a wrong reading; nobody answers it.
+    engines = {"moonshine": 'tts = "none"\nanswer_seconds = 0\n',
+               "whisper-wyoming": f'tts = "none"\nanswer_seconds = 0\nstt = "tcp://127.0.0.1:{port}"\n'}
     runs = {e: [] for e in engines}
     wrong = []
     try:
