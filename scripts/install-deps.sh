@@ -46,7 +46,9 @@ if [ "${1:-}" = "--widgets" ]; then
     # what the end-to-end script itself runs: pgrep, sway's background
     procps swaybg
     # reading the widgets' text back from screenshots (Conky under Xvfb, rofi as you type)
-    tesseract-ocr tesseract-ocr-eng)
+    tesseract-ocr tesseract-ocr-eng
+    # make install's AppStream metadata and desktop entry, validated in the prefix (desktop-file-utils is above)
+    appstream)
 fi
 if [ "${1:-}" = "--shells" ]; then
   # make test-shells: headless GNOME Shell 43 (software rendering, no X server) and gcc for its LD_PRELOAD;
@@ -61,8 +63,9 @@ fi
 if [ "${1:-}" = "--deb" ]; then
   # make deb: dpkg-shlibdeps (dpkg-dev), lintian, file; libcurl's link name for the statically linked FoundationNetworking
   # (engram-mcp); mmdebstrap builds the Debian 13 root the package is tested in
-  # qemu-user and gcc run the packaged meaning engine on an emulated processor without AVX2 (make test-deb)
-  packages+=(dpkg-dev lintian fakeroot file binutils libcurl4-openssl-dev mmdebstrap qemu-user gcc)
+  # qemu-user and gcc run the packaged meaning engine on an emulated processor without AVX2 (make test-deb); appstreamcli
+  # and desktop-file-validate check the installed AppStream metadata and desktop entry (make test-deb)
+  packages+=(dpkg-dev lintian fakeroot file binutils libcurl4-openssl-dev mmdebstrap qemu-user gcc appstream desktop-file-utils)
 fi
 if [ "${1:-}" = "--window" ]; then
   # make test-window: a virtual X display, mutter as its compositor, xdotool to type, the accessibility bus, pyatspi

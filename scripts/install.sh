@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# `make install`: engram, engram-feed, engram-mcp, engram-app (the window), the Integrations/bin scripts, the desktop files and the feed timers,
+# `make install`: engram, engram-feed, engram-mcp, engram-app (the window), the Integrations/bin scripts, the desktop files, the
+# icons and AppStream metadata, and the feed timers,
 # each where the desktop reads it.
 #
 #   scripts/install.sh BINARY PREFIX        (DESTDIR=… for packaging; SYSTEMD_USER_UNIT_DIR=… to override)
@@ -80,6 +81,12 @@ for script in "$root"/Integrations/bin/engram-*; do
   put "$script" "$bindir/$(basename "$script")" 755
 done
 put "$desktop/applications/org.engram.Engram.desktop.in" "$datadir/applications/org.engram.Engram.desktop" 644
+# Engram's icon (the desktop entry's Icon=org.engram.Engram; -symbolic for the top bar and notifications) in the
+# hicolor theme every icon theme falls back to, and its AppStream metadata for software centres.
+put "$desktop/icons/hicolor/scalable/apps/org.engram.Engram.svg" "$datadir/icons/hicolor/scalable/apps/org.engram.Engram.svg" 644
+put "$desktop/icons/hicolor/symbolic/apps/org.engram.Engram-symbolic.svg" \
+    "$datadir/icons/hicolor/symbolic/apps/org.engram.Engram-symbolic.svg" 644
+put "$desktop/metainfo/org.engram.Engram.metainfo.xml" "$datadir/metainfo/org.engram.Engram.metainfo.xml" 644
 put "$desktop/dbus-1/services/org.engram.Engram.service.in" "$datadir/dbus-1/services/org.engram.Engram.service" 644
 for xml in "$desktop"/dbus-1/interfaces/*.xml; do
   put "$xml" "$datadir/dbus-1/interfaces/$(basename "$xml")" 644
@@ -146,6 +153,12 @@ done
 if [ -z "$destdir" ]; then
   # Let the desktop find the engram:// handler, and systemd the unit, without logging out.
   command -v update-desktop-database >/dev/null && update-desktop-database -q "$datadir/applications" || true
+  # Running shells look at the icon again when the theme's top folder changes (the icon theme spec's signal); a cache
+  # already there is brought up to date (a package manager's trigger does this for /usr/share), none is made.
+  touch "$datadir/icons/hicolor" 2>/dev/null || true
+  if [ -f "$datadir/icons/hicolor/icon-theme.cache" ] && command -v gtk-update-icon-cache >/dev/null; then
+    gtk-update-icon-cache -q -t -f "$datadir/icons/hicolor" || true
+  fi
   if [ -n "${DBUS_SESSION_BUS_ADDRESS:-}" ] && command -v systemctl >/dev/null; then
     systemctl --user daemon-reload 2>/dev/null || true
   fi

@@ -12,23 +12,34 @@ enum MCPResources {
     /// MCP's "resource not found" error code.
     static let notFound = -32002
 
-    /// One page of memories after `cursor` (an offset, as the previous page's `nextCursor` gave it).
+    /// One page of memories after `cursor`, as the previous page's `nextCursor` gave it: an opaque mark of where that
+    /// page ended, so a capture between two pages shifts nothing (it is newer than every page given).
     static func list(_ store: Store, cursor: String?) throws -> ListResources.Result {
-        let offset: Int
-        if let cursor {
-            guard let n = Int(cursor), n >= 0 else { throw MCPError.invalidParams("the cursor “\(cursor.prefix(40))” is not one this server gave") }
-            offset = n
-        } else {
-            offset = 0
-        }
-        let page = try store.recentMemories(limit: offset + pageSize + 1).dropFirst(offset)
-        let shown = page.prefix(pageSize)
-        let resources = shown.map { m in
+        let page = try store.memoryPage(after: try cursor.map(place(cursor:)), limit: pageSize)
+        let resources = page.memories.map { m in
             Resource(name: m.title, uri: DeepLink.memory(id: m.id).url,
                      description: "\(m.type.rawValue)\(m.tags.isEmpty ? "" : " · " + m.tags.map { "#\($0)" }.joined(separator: " ")) · \(ISODate.day(m.created))",
                      mimeType: "text/markdown")
         }
-        return .init(resources: Array(resources), nextCursor: page.count > pageSize ? String(offset + pageSize) : nil)
+        return .init(resources: resources, nextCursor: page.next.map(cursor(place:)))
+    }
+
+    /// A page's end as a cursor: base64url of a version mark, the stored creation time and the id.
+    static func cursor(place: MemoryPlace) -> String {
+        Data("m1\n\(place.created)\n\(place.id)".utf8).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+
+    /// The place a cursor names; anything this server did not give is `invalidParams` (MCP's rule for cursors).
+    static func place(cursor: String) throws -> MemoryPlace {
+        var base64 = cursor.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        let parts = cursor.utf8.count <= 600 ? Data(base64Encoded: base64).flatMap { String(data: $0, encoding: .utf8) }?
+            .split(separator: "\n", omittingEmptySubsequences: false) ?? [] : []
+        guard parts.count == 3, parts[0] == "m1", !parts[1].isEmpty, !parts[2].isEmpty else {
+            throw MCPError.invalidParams("the cursor “\(cursor.prefix(40))” is not one this server gave; list from the start without one")
+        }
+        return MemoryPlace(created: String(parts[1]), id: String(parts[2]))
     }
 
     /// The memory `uri` names, as Markdown with its facts.

@@ -57,17 +57,14 @@ public enum EngramMCPServer {
                     result = try runner.run(invocation)
                 }
             } catch let error as MCPError {
-                throw error
-            } catch let error as IntentError {
-                if case .noMatch = error { return .init(content: [.text(text: error.description, annotations: nil, _meta: nil)], isError: true) }
-                throw MCPError.invalidParams(error.description)
+                throw error  // a tool that does not exist
+            } catch let error as MCPTools.Refusal {
+                return Self.failure(error.description)
             } catch let error as EngramError {
-                switch error {
-                case .invalidInput, .notFound: throw MCPError.invalidParams(error.description)
-                default: return .init(content: [.text(text: error.description, annotations: nil, _meta: nil)], isError: true)
-                }
+                if case .notFound = error { return Self.failure("\(error); query_memory finds memories and their ids") }
+                return Self.failure(error.description)
             } catch {
-                return .init(content: [.text(text: "\(error)", annotations: nil, _meta: nil)], isError: true)
+                return Self.failure("\(error)")
             }
             if result.clarification == nil, IntentCatalog.definition(result.intent).effect != .readOnly {
                 _ = try? IndexClient().makeSearchable(library)
@@ -81,6 +78,11 @@ public enum EngramMCPServer {
 
         func readResource(_ uri: String) throws -> ReadResource.Result {
             try MCPResources.read(library.store, decay: library.config.decay, uri: uri)
+        }
+
+        /// A tool's own failure, as its result: the sentence the assistant reads to try again.
+        static func failure(_ sentence: String) -> CallTool.Result {
+            .init(content: [.text(text: sentence, annotations: nil, _meta: nil)], isError: true)
         }
 
         /// A result as text: its sentence, its lines, then each item with its id and address.

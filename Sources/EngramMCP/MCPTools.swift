@@ -25,13 +25,21 @@ enum MCPTools {
                               "required": .array(["phrase"]), "additionalProperties": false]),
         annotations: .init(title: "Ask in words", readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false))
 
-    /// The phrase of an `ask` call; a call that does not fit is an `invalidParams` error.
+    /// A call the tool refuses: its arguments do not fit, or what they name is not there. It is answered as the tool's
+    /// result with `isError`, which the assistant reads and can act on (MCP's tool execution errors); only a tool that
+    /// does not exist is a protocol error.
+    struct Refusal: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    /// The phrase of an `ask` call; a call that does not fit is refused.
     static func phrase(_ params: CallTool.Parameters) throws -> String {
         guard let args = params.arguments, args.count == 1, let phrase = args["phrase"]?.stringValue else {
-            throw MCPError.invalidParams("ask takes one argument, phrase (a string)")
+            throw Refusal("ask takes one argument, phrase (a string)")
         }
         guard !phrase.trimmingCharacters(in: .whitespaces).isEmpty, phrase.utf8.count <= Limits.maxQueryBytes, !phrase.utf8.contains(0) else {
-            throw MCPError.invalidParams("phrase must be 1 to \(Limits.maxQueryBytes) bytes of text without NUL characters")
+            throw Refusal("phrase must be 1 to \(Limits.maxQueryBytes) bytes of text without NUL characters")
         }
         return phrase
     }
@@ -82,7 +90,8 @@ enum MCPTools {
         return .object(s)
     }
 
-    /// The invocation a tool call asks for; a call that does not fit the tool's schema is an `invalidParams` error.
+    /// The invocation a tool call asks for. A tool that does not exist is an `invalidParams` error; arguments that do
+    /// not fit the tool's schema are refused.
     static func invocation(_ params: CallTool.Parameters) throws -> (IntentInvocation, requestID: String?) {
         guard let d = definition(tool: params.name) else {
             throw MCPError.invalidParams("no tool called “\(params.name.prefix(80))”; tools/list names them")
@@ -92,31 +101,31 @@ enum MCPTools {
         for (key, value) in params.arguments ?? [:] {
             if d.name == .storeMemory, key == requestIDArgument {
                 guard let id = value.stringValue, !id.isEmpty, id.utf8.count <= 200 else {
-                    throw MCPError.invalidParams("\(requestIDArgument) must be a string of 1 to 200 bytes")
+                    throw Refusal("\(requestIDArgument) must be a string of 1 to 200 bytes")
                 }
                 requestID = id
                 continue
             }
             guard let p = d.parameter(key) else {
-                throw MCPError.invalidParams("\(name(d)) has no argument “\(key.prefix(80))”; it takes \(d.parameters.map(\.name).joined(separator: ", "))")
+                throw Refusal("\(name(d)) has no argument “\(key.prefix(80))”; it takes \(d.parameters.map(\.name).joined(separator: ", "))")
             }
             args[key] = try text(value, for: p, tool: name(d))
         }
         if d.name == .forgetMemory, args["confirm"] != "true" {
-            throw MCPError.invalidParams("forget_memory erases a memory everywhere and cannot be undone: it needs confirm = true")
+            throw Refusal("forget_memory erases a memory everywhere and cannot be undone: call it with confirm = true only if the person asked to forget this memory")
         }
         let invocation = IntentInvocation(d.name, args)
         do {
             _ = try invocation.resolved()
         } catch {
-            throw MCPError.invalidParams("\(error)")
+            throw Refusal("\(name(d)): \(error)")
         }
         return (invocation, requestID)
     }
 
     /// A JSON argument as the text the catalog reads, checked against the parameter's kind.
     static func text(_ value: Value, for p: IntentParameter, tool: String) throws -> String {
-        func wrong(_ what: String) -> MCPError { .invalidParams("\(tool): \(p.name) must be \(what)") }
+        func wrong(_ what: String) -> Refusal { Refusal("\(tool): \(p.name) must be \(what)") }
         switch p.kind {
         case .integer:
             if let n = value.intValue { return String(n) }

@@ -96,7 +96,11 @@ import Testing
 
     /// `make run` and `make test` on a machine without Swift: the first thing said is what to install and where.
     @Test func makeWithoutSwiftSaysWhereToGetItFirst() throws {
-        let out = try EngramProcess.exec("/usr/bin/make", ["-C", EngramProcess.root, "-s", "build", "SWIFT=no-such-swift"])
+        // As a person types it: not a sub-make of the make that runs these tests (whose level and flags would make
+        // it print "Entering directory").
+        var env = ProcessInfo.processInfo.environment
+        for name in ["MAKEFLAGS", "MAKELEVEL", "MFLAGS", "MAKEOVERRIDES"] { env.removeValue(forKey: name) }
+        let out = try EngramProcess.exec("/usr/bin/make", ["-C", EngramProcess.root, "-s", "build", "SWIFT=no-such-swift"], env: env)
         #expect(out.status != 0)
         #expect(out.stdout.isEmpty, "nothing may run before the message: \(out.stdout)")
         #expect(out.stderr.hasPrefix("engram: cannot build: no `no-such-swift` on PATH."), "\(out.stderr)")

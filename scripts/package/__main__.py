@@ -7,7 +7,8 @@ built once into the cache folder) is copied, and in the copy: `apt install ./eng
 from the mirror; no Swift runtime is anywhere; every binary's libraries resolve; `engram` imports the sample
 collection and finds by words and by meaning (the model is in the package); `engram listen` hears a recording of a
 person reading with the packaged speech recogniser, and runs nothing from it; engram-feed, engram-mcp and engram-app
-answer; the files are the package's with the modes they need; `apt remove` leaves none of Engram's files.
+answer; the files are the package's with the modes they need; the icons are in hicolor and the AppStream metadata and
+desktop entry pass appstreamcli and desktop-file-validate; `apt remove` leaves none of Engram's files.
 Results in bench-out/package/. Exit status 1 on a failed check, naming the release and the check.
 """
 import json
@@ -18,6 +19,7 @@ import sys
 import tempfile
 import time
 import zipfile
+from xml.etree import ElementTree
 
 import samples
 from engramtest import ROOT
@@ -152,14 +154,54 @@ class Release:
         return (f"{len(listed)} paths; the desktop files, D-Bus service (Exec=/usr/bin/engram …), man pages, completions, "
                 "both GNOME extensions; the Plasma 6 widget made by postinst")
 
+    def identity_for_software_centres(self):
+        """Engram's icons where icon themes look (hicolor, the fallback of every theme), the desktop entry naming the
+        icon, and the AppStream metadata software centres read: the files as apt installed them in the root, checked by
+        the validators on this machine (Debian 12's appstreamcli 0.16, without the network; desktop-file-validate)."""
+        icons = {"/usr/share/icons/hicolor/scalable/apps/org.engram.Engram.svg": "128",
+                 "/usr/share/icons/hicolor/symbolic/apps/org.engram.Engram-symbolic.svg": "16"}
+        metainfo = "/usr/share/metainfo/org.engram.Engram.metainfo.xml"
+        entry = "/usr/share/applications/org.engram.Engram.desktop"
+        listed = set(self.sh("dpkg -L engram").stdout.split())
+        missing = [f for f in [*icons, metainfo, entry] if f not in listed]
+        expect(not missing, f"the package lacks {missing}")
+        modes = self.sh("stat -c '%a %n' " + " ".join([*icons, metainfo])).stdout.split("\n")
+        expect(all(m.startswith("644 ") for m in modes if m), f"modes: {modes}")
+        for path, size in icons.items():
+            svg = ElementTree.parse(self.inside(path)).getroot()
+            expect(svg.tag == "{http://www.w3.org/2000/svg}svg" and (svg.get("width"), svg.get("height")) == (size, size),
+                   f"{path} is not a {size}×{size} SVG: {svg.tag} {svg.attrib}")
+        with open(self.inside(entry)) as f:
+            icon = [line.strip() for line in f if line.startswith("Icon=")]
+        expect(icon == ["Icon=org.engram.Engram"], f"the desktop entry names the icon {icon}")
+        launchable = ElementTree.parse(self.inside(metainfo)).getroot().findtext("launchable")
+        expect(launchable == os.path.basename(entry), f"the metainfo's launchable is {launchable!r}")
+        said = []
+        for tool in (["appstreamcli", "validate", "--no-net", self.inside(metainfo)],
+                     ["desktop-file-validate", self.inside(entry)]):
+            expect(shutil.which(tool[0]), f"{tool[0]} is not installed here (scripts/install-deps.sh --deb installs it)")
+            out = subprocess.run(tool, capture_output=True, text=True, timeout=120)
+            with open(os.path.join(OUT, f"{self.release}.log"), "a") as log:
+                log.write(f"(host) $ {' '.join(tool)}\n{out.stdout}{out.stderr}[exit {out.returncode}]\n")
+            text = (out.stdout + out.stderr).strip()
+            expect(out.returncode == 0 and "error" not in text.lower(), f"{' '.join(tool[:2])} said: {text[-500:]}")
+            said.append(text.splitlines()[-1] if text else "no complaints")
+        return (f"both icons in hicolor (scalable 128, symbolic 16), Icon=org.engram.Engram; appstreamcli validate --no-net: "
+                f"{said[0]}; desktop-file-validate: {said[1]}")
+
+    def inside(self, path):
+        """A path in the root, as this machine sees it (the host's validators read the installed files there)."""
+        return os.path.join(self.base, path.lstrip("/"))
+
     def removes_cleanly(self):
         self.sh("apt-get remove -y -q engram >/dev/null")
         left = self.sh("ls -d /usr/bin/engram* /usr/lib/engram /usr/share/engram /usr/share/plasma/plasmoids/org.engram.Engram.plasmoid "
-                       "/usr/share/gnome-shell/extensions/engram* 2>/dev/null", check=False).stdout.strip()
+                       "/usr/share/gnome-shell/extensions/engram* /usr/share/icons/hicolor/*/apps/org.engram.Engram* "
+                       "/usr/share/metainfo/org.engram.Engram.metainfo.xml 2>/dev/null", check=False).stdout.strip()
         expect(not left, f"after apt remove: {left}")
         status = self.sh("dpkg-query -W -f '${db:Status-Abbrev}' engram 2>/dev/null", check=False).stdout.strip()
         expect(status in ("", "rc", "un"), f"after apt remove dpkg says engram is {status!r}")
-        return "no /usr/bin/engram*, /usr/lib/engram, extensions or widget"
+        return "no /usr/bin/engram*, /usr/lib/engram, extensions, widget, icons or metainfo"
 
     def run(self):
         r, name = self.report, f"Debian {'12' if self.release == 'bookworm' else '13'}"
@@ -174,6 +216,8 @@ class Release:
                               ("engram listen hears a recording with the packaged recogniser", self.hears_with_the_packaged_recogniser),
                               ("engram-feed, engram-mcp and engram-app answer", self.the_other_programs_answer),
                               ("the files are where the desktop looks for them", self.files_where_the_desktop_looks),
+                              ("the icons, desktop entry and AppStream metadata pass the validators",
+                               self.identity_for_software_centres),
                               ("apt remove leaves none of Engram's files", self.removes_cleanly)]:
                 r.check(f"{name}: {title}", fn)
         finally:

@@ -665,6 +665,14 @@ install_test() {
             "$prefix/lib/systemd/user/engram-evening-summary.service" "$prefix/lib/systemd/user/engram-evening-summary.timer" \
             "$prefix/share/doc/engram/Integrations/waybar/config.jsonc" "$prefix/share/doc/engram/Integrations/conky/engram.conkyrc" \
             "$prefix/share/doc/engram/Integrations/FEEDS-SCHEMA.md"
+    check install "Engram's icons in PREFIX/share/icons/hicolor/{scalable,symbolic}/apps and its AppStream metadata in PREFIX/share/metainfo, mode 644" \
+        all_modes 644 "$prefix/share/icons/hicolor/scalable/apps/org.engram.Engram.svg" \
+            "$prefix/share/icons/hicolor/symbolic/apps/org.engram.Engram-symbolic.svg" \
+            "$prefix/share/metainfo/org.engram.Engram.metainfo.xml"
+    check install "appstreamcli validate --no-net accepts the installed metainfo, desktop-file-validate the entry (Icon=org.engram.Engram)" \
+        bash -c "appstreamcli validate --no-net '$prefix/share/metainfo/org.engram.Engram.metainfo.xml' >> '$out/install.log' 2>&1 \
+            && desktop-file-validate '$prefix/share/applications/org.engram.Engram.desktop' >> '$out/install.log' 2>&1 \
+            && grep -qx 'Icon=org.engram.Engram' '$prefix/share/applications/org.engram.Engram.desktop'"
     # A man page for every command the parser knows (engram.1, engram.index.rebuild.1, …), and the completions.
     local pages=()
     mapfile -t pages < <("$engram_bin" --experimental-dump-help | jq -r --arg dir "$prefix/share/man/man1" '

@@ -21,7 +21,8 @@ import {EngramClient, isCancelled} from './client.js';
 import {elapsedSeconds, firstLine, formatElapsed, parseSession} from './session.js';
 
 const DESKTOP_ID = 'org.engram.Engram.desktop';
-const ICON_NAMES = ['accessories-dictionary-symbolic', 'accessories-dictionary'];  // the desktop entry's Icon
+// Engram's symbolic icon (hicolor, installed with it); the stock one where only the extension is installed.
+const ICON_NAMES = ['org.engram.Engram-symbolic', 'accessories-dictionary-symbolic'];
 const FADING_ROWS = 3;
 // The properties after which the menu's content (memory of the day, fading list) may differ.
 const CONTENT_PROPERTIES = ['MemoryCount', 'TodayCount', 'ActiveContext', 'IndexedChange'];

@@ -84,7 +84,7 @@ final class IntentAlerts: @unchecked Sendable {
 
     /// An alert: the summary plain text, the body shown literally on servers with and without body markup.
     static func request(summary: String, body: String, actions: [NotificationAction], markup: Bool) -> NotificationRequest {
-        NotificationRequest(appName: appName, appIcon: "accessories-dictionary", summary: summary,
+        NotificationRequest(appName: appName, appIcon: "org.engram.Engram", summary: summary,
                             body: NotificationRequest.literalBody(body, markup: markup), actions: actions,
                             hints: ["desktop-entry": .string("org.engram.Engram")])
     }

@@ -136,7 +136,7 @@ final class HandoffService: Service, @unchecked Sendable {
     static func request(_ o: Handoff.Offer, replacing id: UInt32, markup: Bool) -> NotificationRequest {
         let what = o.kind == .session ? o.text : "“\(o.text)”"
         return NotificationRequest(
-            appName: IntentAlerts.appName, replacesID: id, appIcon: "accessories-dictionary", summary: summary,
+            appName: IntentAlerts.appName, replacesID: id, appIcon: "org.engram.Engram", summary: summary,
             body: NotificationRequest.literalBody("\(what)\nfrom \(o.activity.deviceName)", markup: markup),
             actions: [NotificationAction(key: "default", label: "Continue"), NotificationAction(key: "continue", label: "Continue")],
             hints: ["desktop-entry": .string("org.engram.Engram")])

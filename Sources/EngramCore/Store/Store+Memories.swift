@@ -112,9 +112,28 @@ extension Store {
         try read { db in try Memory.order(Memory.Columns.created, Memory.Columns.id).fetchAll(db) }
     }
 
-    /// The most recently created memories.
+    /// The most recently created memories, newest first.
     public func recentMemories(limit: Int) throws -> [Memory] {
-        try read { db in try Memory.order(Memory.Columns.created.desc, Memory.Columns.id.desc).limit(limit).fetchAll(db) }
+        try memoryPage(after: nil, limit: limit).memories
+    }
+
+    /// A page of the memories, newest first, after the place `after` that an earlier page gave as its `next`: the
+    /// last memory's creation time, as stored, and its id. A page stays right while memories are added, since a new
+    /// one is newer than every page already handed out, and when the memory it ended on is forgotten.
+    public func memoryPage(after: MemoryPlace?, limit: Int) throws -> (memories: [Memory], next: MemoryPlace?) {
+        try read { db in
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT *, created AS placeCreated FROM memory
+                WHERE ?1 IS NULL OR created < ?1 OR (created = ?1 AND id < ?2)
+                ORDER BY created DESC, id DESC LIMIT ?3
+                """, arguments: [after?.created, after?.id, limit + 1])
+            let shown = rows.prefix(limit)
+            let memories = try shown.map { try Memory(row: $0) }
+            let next = rows.count > limit ? shown.last.flatMap { row in
+                (row["placeCreated"] as String?).map { MemoryPlace(created: $0, id: row["id"]) }
+            } : nil
+            return (memories, next)
+        }
     }
 
     /// How many memories are stored.
@@ -331,5 +350,17 @@ extension Store {
             && old.context == new.context && old.useCount == new.useCount && old.pinned == new.pinned
             && old.source == new.source && same(old.created, new.created) && same(old.updated, new.updated)
             && same(old.lastReinforced, new.lastReinforced)
+    }
+}
+
+/// Where a page of memories ends, in their newest-first order: the last one's creation time as the store holds it
+/// (compared as stored, never re-encoded) and its id.
+public struct MemoryPlace: Sendable, Equatable {
+    public var created: String
+    public var id: String
+
+    public init(created: String, id: String) {
+        self.created = created
+        self.id = id
     }
 }

@@ -113,7 +113,7 @@ def enabled_and_in_the_panel(ctx):
     ind = ctx.indicator()
     expect(ind is not None, f"Main.panel.statusArea has no '{ctx.uuid}'")
     expect(ind["mappedInPanel"], "the indicator's button is not shown in the top bar")
-    expect(ind["iconNames"][:1] == ["accessories-dictionary-symbolic"], f"the button's icon is {ind['iconNames']}")
+    expect(ind["iconNames"][:1] == ["org.engram.Engram-symbolic"], f"the button's icon is {ind['iconNames']}")
     return (f"{ctx.uuid} ENABLED from {mine['path']}; {other} OUT_OF_DATE; button in the top bar, "
             f"icon {ind['iconNames'][0]}")
 

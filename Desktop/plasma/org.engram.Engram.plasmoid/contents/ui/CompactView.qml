@@ -25,7 +25,8 @@ MouseArea {
         Kirigami.Icon {
             Layout.fillHeight: true
             Layout.preferredWidth: height
-            source: "accessories-dictionary"
+            source: "org.engram.Engram"
+            fallback: "accessories-dictionary"
             active: compact.containsMouse
         }
         PlasmaComponents3.Label {

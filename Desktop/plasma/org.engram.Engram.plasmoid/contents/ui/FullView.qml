@@ -204,7 +204,7 @@ Item {
             Layout.alignment: Qt.AlignRight
             visible: engram.installed
             text: "Open Engram"
-            icon.name: "accessories-dictionary"
+            icon.name: "org.engram.Engram"
             onClicked: engram.open("")
         }
         Item { Layout.fillHeight: true }

@@ -19,7 +19,7 @@ Item {
         connectedSources: []
     }
 
-    Plasmoid.icon: "accessories-dictionary"
+    Plasmoid.icon: "org.engram.Engram"
     Plasmoid.toolTipMainText: "Engram"
     Plasmoid.toolTipSubText: engramModel.problem !== "" ? engramModel.problem : engramModel.summary
     Plasmoid.switchWidth: PlasmaCore.Units.gridUnit * 16
