@@ -182,7 +182,7 @@ let package = Package(
         .testTarget(name: "IntentsTests", dependencies: ["Intents", "Indexer", "EngramApp", "EngramCore", "EngramTestSupport"], resources: [.copy("Golden")]),
         .testTarget(name: "VoiceTests", dependencies: ["Voice", "Intents", "EngramCore"]),
         .testTarget(name: "NotifierTests", dependencies: ["Notifier", "DBus", "EngramCore", "EngramTestSupport"]),
-        .testTarget(name: "DaemonTests", dependencies: ["Daemon", "DBus", "EngramCore", "Indexer", "EngramApp", "Meaning", "Intents", "EngramTestSupport"],
+        .testTarget(name: "DaemonTests", dependencies: ["Daemon", "DBus", "EngramCore", "Indexer", "EngramApp", "Meaning", "Intents", "Notifier", "EngramTestSupport"],
                     exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6],

@@ -58,7 +58,9 @@ if [ "${1:-}" = "--shells" ]; then
     qml-module-qtquick-controls2 qml-module-qtquick-layouts qml-module-qtgraphicaleffects
     dbus-daemon dbus-bin libglib2.0-bin python3-gi python3-dbus coreutils
     # the Plasma 5.27 widget in plasmoidviewer under Xvfb, read back by OCR
-    plasma-sdk xvfb imagemagick tesseract-ocr tesseract-ocr-eng)
+    plasma-sdk xvfb imagemagick tesseract-ocr tesseract-ocr-eng
+    # push-to-talk from the extension and the widget: a headless PulseAudio whose microphone the tests feed
+    pulseaudio pulseaudio-utils libpulse0 sox)
 fi
 if [ "${1:-}" = "--deb" ]; then
   # make deb: dpkg-shlibdeps (dpkg-dev), lintian, file; libcurl's link name for the statically linked FoundationNetworking

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <algorithm>
 #include <memory>
+#include <unistd.h>
 
 namespace {
 
@@ -185,12 +186,23 @@ cx_status cx_compact_database(const char *source, const char *dest, cx_error **e
         }
         // The copy is compacted, so nothing deleted is in it: it is not due any more. This commit rewrites only
         // the metadata's blocks of the fresh copy.
-        Xapian::WritableDatabase out(dest, Xapian::DB_OPEN);
-        if (!out.get_metadata(CX_COMPACT_DUE_KEY).empty()) {
-            out.set_metadata(CX_COMPACT_DUE_KEY, std::string());
-            out.commit();
+        // The copy is new and no other process knows it, so a lock on it is this process's own echo: a child that
+        // another thread is starting holds copies of every descriptor until it execs, and Xapian's lock (an
+        // open-file-description lock) lives while any copy is open. Wait for it, up to a second.
+        std::unique_ptr<Xapian::WritableDatabase> out;
+        for (int tries = 0; !out; ++tries) {
+            try {
+                out = std::make_unique<Xapian::WritableDatabase>(dest, Xapian::DB_OPEN);
+            } catch (const Xapian::DatabaseLockError &) {
+                if (tries >= 200) throw;
+                usleep(5000);
+            }
         }
-        out.close();
+        if (!out->get_metadata(CX_COMPACT_DUE_KEY).empty()) {
+            out->set_metadata(CX_COMPACT_DUE_KEY, std::string());
+            out->commit();
+        }
+        out->close();
         return CX_STATUS_SUCCESS;
     } catch (...) {
         return cx_translate_exception(error_out);

@@ -258,7 +258,5 @@ public final class EngramDaemon: Sendable {
     }
 
     /// This program's absolute path, so terminals run the same `engram` as the daemon.
-    static func executablePath() -> String {
-        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-    }
+    static func executablePath() -> String { InstalledFolders.executable }
 }

@@ -36,10 +36,36 @@ public final class IndexWriter {
     }
 
     deinit {
-        cx_writer_destroy(handle)
+        if handle != nil {
+            cx_writer_destroy(handle)
+            Self.noteReleased()
+        }
     }
 
-    /// Opens the index at path for writing; throws `.locked` at once if another writer holds it.
+    /// When this process last let go of a write lock (`DispatchTime` nanoseconds), or 0.
+    private static let lastRelease = Atomic<UInt64>(0)
+    /// How long after this process let go of a write lock it waits for the lock to come back before saying
+    /// `.locked`. Xapian's lock is an open-file-description lock, which lives while any copy of its descriptor is
+    /// open; a process that another thread is starting (`posix_spawn`: every `Process` run) holds copies of all
+    /// descriptors until it execs, close-on-exec or not. So a lock just let go can still be held for a moment by a
+    /// child that is about to become another program. A lock this process did not just let go of is someone
+    /// else's, and `.locked` comes at once (a command then hands its work to the daemon without waiting).
+    static let releaseGraceNanoseconds: UInt64 = 1_000_000_000
+
+    /// Records that this process just let go of a write lock (a writer closed, or one Xapian opened inside a
+    /// compaction).
+    static func noteReleased() {
+        lastRelease.store(DispatchTime.now().uptimeNanoseconds, ordering: .releasing)
+    }
+
+    /// Whether a `.locked` now may be the echo of this process's own lock, let go of within the grace.
+    private static var releasedJustNow: Bool {
+        let last = lastRelease.load(ordering: .acquiring)
+        return last != 0 && DispatchTime.now().uptimeNanoseconds &- last < releaseGraceNanoseconds
+    }
+
+    /// Opens the index at path for writing; throws `.locked` if another writer holds it: at once, or within a second
+    /// when this process has just let go of the lock itself (`releaseGraceNanoseconds`).
     ///
     /// With `create` and nothing at path, creates an empty index laid out as `IndexLayout`
     /// describes: a stub file at path and its first generation in `<path>.d/`.
@@ -52,7 +78,18 @@ public final class IndexWriter {
             // Someone else created it first: open theirs like any existing index.
         }
         var handle: OpaquePointer?
-        try shimCall { cx_writer_open(path, create ? 1 : 0, &handle, $0) }
+        while true {
+            let failure: IndexError?
+            do {
+                try shimCall { cx_writer_open(path, create ? 1 : 0, &handle, $0) }
+                failure = nil
+            } catch {
+                failure = error
+            }
+            guard let failure else { break }
+            guard case .locked = failure, releasedJustNow else { throw failure }
+            usleep(5_000)  // a child of this process still holds the lock it let go of: it is about to exec
+        }
         IndexChanges.note()
         return IndexWriter(path: path, handle: handle!)
     }
@@ -181,7 +218,9 @@ public final class IndexWriter {
 
     /// Discards uncommitted changes and releases the write lock; the writer cannot be used afterwards.
     public func close() {
+        guard handle != nil else { return }
         cx_writer_destroy(handle)
+        Self.noteReleased()
         handle = nil
         IndexChanges.note()
         committedReader = nil

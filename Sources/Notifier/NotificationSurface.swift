@@ -68,7 +68,14 @@ public actor NotificationSurface: ActivitySurface {
             reportedUnavailable = false
             if given != id {
                 id = given
-                continuation.yield(.posted(NotificationHandOff(id: given, serverOwner: await server.currentOwner())))
+                // Whoever takes the notification over checks it is the same server's: a hand-off without the
+                // server's name is never adopted, so a bus slow to answer is asked again.
+                var owner = await server.currentOwner()
+                for _ in 0..<5 where owner == nil {
+                    try? await Task.sleep(for: .milliseconds(100))
+                    owner = await server.currentOwner()
+                }
+                continuation.yield(.posted(NotificationHandOff(id: given, serverOwner: owner)))
             }
             return .shown
         } catch {

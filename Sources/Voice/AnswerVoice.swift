@@ -43,6 +43,16 @@ public enum AnswerVoice {
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
         try p.run()
+        // A speech service that never answers (one that cannot reach the audio server, or starts too slowly) must
+        // not keep listening from ending: the answer is then said in process instead. A sentence is spoken at
+        // about three words a second; beyond twice that and five seconds more, spd-say is given up on.
+        let limit = 5.0 + 2.0 * Double(sentence.split(separator: " ").count) / 3.0
+        let done = DispatchSemaphore(value: 0)
+        p.terminationHandler = { _ in done.signal() }
+        if p.isRunning, done.wait(timeout: .now() + limit) == .timedOut {
+            p.terminate()
+            throw VoiceUnavailable("speech-dispatcher did not answer within \(Int(limit)) s")
+        }
         p.waitUntilExit()
         guard p.terminationStatus == 0 else { throw VoiceUnavailable("spd-say failed (\(p.terminationStatus))") }
     }

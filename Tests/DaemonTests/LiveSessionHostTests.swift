@@ -3,6 +3,7 @@ import EngramCore
 import EngramTestSupport
 import Foundation
 import Glibc
+import Notifier
 import Testing
 
 /// Live notifications with the real daemon on a private bus and python-dbusmock as the notification server:
@@ -79,10 +80,18 @@ import Testing
 
             // Killed once it has recorded its notification for a successor (a kill in the instant between the
             // server's receipt and that record leaves nothing to replace; the parallel test runs hit it).
+            // The record names the server that showed it (a record without one is never adopted), and the capture's
+            // own last update (the count of what it saved) is out, so nothing of the capture's comes after the kill.
             let store = try Store(path: d.dataDir + "/engram.sqlite")
-            #expect(try await eventually { try store.sessions(limit: 1).first?.notification != nil })
+            #expect(try await eventually {
+                try store.sessions(limit: 1).first?.notification.flatMap(NotificationHandOff.init(encoded:))?.serverOwner != nil
+            }, "the capture recorded its notification with the server's name")
+            #expect(try await eventually { try notified(d).last?.body.contains("1 memory") == true },
+                    "the capture counted its line: \((try? notified(d))?.last?.body ?? "")")
             capture.kill()
-            #expect(try await eventually { try notified(d).last?.summary == "Capture — Interrupted" },
+            // The daemon looks every half second and may retry a notification server that is slow to answer (three
+            // tries, up to three seconds each) while the parallel tests load the machine.
+            #expect(try await eventually(timeout: .seconds(30)) { try notified(d).last?.summary == "Capture — Interrupted" },
                     "the daemon noticed the capture's process is gone")
             let end = try #require(try notified(d).last)
             // It replaces a notification, and only one was ever created: the one the killed capture left.

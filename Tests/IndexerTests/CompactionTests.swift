@@ -48,6 +48,35 @@ struct CompactionTests {
         again.close()
     }
 
+    /// Closing a writer and compacting (or reopening) at once, while another thread starts processes: a child that
+    /// is being started holds a copy of the lock's descriptor until it execs, and Xapian's lock lives while any
+    /// copy is open. The reopen waits for it instead of saying "already locked" (once in a while in the daemon,
+    /// after every compaction that follows a forget, and in a full parallel `swift test`).
+    @Test func aLockJustLetGoOfComesBackWhileAnotherThreadStartsProcesses() throws {
+        try makeIndex(dir, [memory("a", "alpha")], seq: 1).close()
+        let done = DispatchSemaphore(value: 0), stopped = DispatchSemaphore(value: 0)
+        let spawner = Thread {
+            let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/true"), nil]
+            while done.wait(timeout: .now()) == .timedOut {
+                var pid: pid_t = 0
+                if posix_spawn(&pid, "/bin/true", nil, nil, argv, environ) == 0 { waitpid(pid, nil, 0) }
+            }
+            stopped.signal()
+        }
+        spawner.start()
+        defer { done.signal(); stopped.wait() }
+        var failures: [String] = []
+        for round in 0..<300 {
+            do {
+                if round % 10 == 0 { try IndexCompactor.compact(stubPath: dir.stubPath) }
+                try IndexWriter.open(at: dir.stubPath, create: false).close()
+            } catch {
+                failures.append("round \(round): \(error)")
+            }
+        }
+        #expect(failures.isEmpty, "\(failures.count) of 300 reopens failed, first: \(failures.first ?? "")")
+    }
+
     @Test func compactionWaitsForTheWriterToBeFree() throws {
         let writer = try makeIndex(dir, [memory("a", "alpha")], seq: 1)
         #expect(throws: IndexError.self) { try IndexCompactor.compact(stubPath: dir.stubPath) }

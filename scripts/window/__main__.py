@@ -179,7 +179,7 @@ class Suite:
         self.world.env["DBUS_SESSION_BUS_ADDRESS"] = address
         n = free_display(90, 140)
         self.display = f":{n}"
-        self.procs.append(subprocess.Popen(["Xvfb", self.display, "-screen", "0", "1280x900x24", "-nolisten", "tcp"],
+        self.procs.append(subprocess.Popen(["Xvfb", self.display, "-screen", "0", "1280x900x24", "-nolisten", "tcp", "-noreset"],
                                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True))
         expect(eventually(lambda: os.path.exists(f"/tmp/.X11-unix/X{n}"), timeout=20), "Xvfb did not start")
         self.xenv = dict(self.world.env, DISPLAY=self.display, GDK_BACKEND="x11")

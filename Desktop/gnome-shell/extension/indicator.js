@@ -1,5 +1,5 @@
 // Engram's top-bar button and its menu: the live learning session, today's count, the memory of the day,
-// what is about to fade, a capture entry and "Open Engram".
+// what is about to fade, a capture entry, push-to-talk (lit in the top bar while it listens) and "Open Engram".
 //
 // Everything follows the daemon (client.js): the button and the counts from its properties, the memory of the
 // day and the fading list fetched when the menu opens and, while it is open, when a property changes. The only
@@ -65,7 +65,11 @@ class EngramIndicator extends PanelMenu.Button {
             y_align: Clutter.ActorAlign.CENTER, style_class: 'engram-elapsed'});
         this._pausedIcon = new St.Icon({name: 'engram-paused', icon_name: 'media-playback-pause-symbolic',
             style_class: 'system-status-icon', visible: false});
+        // Lit while push-to-talk records (the daemon's Listening), from the menu, a keybinding or the window.
+        this._listeningIcon = new St.Icon({name: 'engram-listening', icon_name: 'audio-input-microphone-symbolic',
+            style_class: 'system-status-icon', visible: false});
         box.add_child(this._icon);
+        box.add_child(this._listeningIcon);
         box.add_child(this._elapsed);
         box.add_child(this._pausedIcon);
         this.add_child(box);
@@ -133,6 +137,15 @@ class EngramIndicator extends PanelMenu.Button {
         this._content.addMenuItem(this._captureStatus);
         menu.addMenuItem(this._content);
 
+        // Push-to-talk: the daemon's Listen starts `engram listen`, or stops the one listening.
+        this._listen = new PopupMenu.PopupImageMenuItem('Listen', 'audio-input-microphone-symbolic');
+        this._listen.name = 'engram-listen';
+        this._listen.connect('activate', () => this._toggleListening());
+        this._content.addMenuItem(this._listen);
+        this._listenStatus = textRow('engram-listen-status', '', 'engram-capture-status');
+        this._listenStatus.visible = false;
+        this._content.addMenuItem(this._listenStatus);
+
         this._openItem = new PopupMenu.PopupMenuItem('Open Engram');
         this._openItem.name = 'engram-open';
         this._openItem.connect('activate', () => this._launchApp());
@@ -191,6 +204,9 @@ class EngramIndicator extends PanelMenu.Button {
         if (context)
             parts.push(`context ${context}`);
         this._today.label.text = parts.join(' · ');
+        const listening = c.running && c.property('Listening', false);
+        this._listeningIcon.visible = listening;
+        this._listen.label.text = listening ? 'Stop listening' : 'Listen';
         this._showSession(parseSession(c.property('ActiveSession', '')));
     }
 
@@ -313,6 +329,23 @@ class EngramIndicator extends PanelMenu.Button {
         this._entry.reactive = true;
         this._captureStatus.label.text = sentence;
         this._captureStatus.visible = true;
+    }
+
+    /** Starts or stops push-to-talk; what it hears and does is told by its notification, and the top bar's
+     * microphone is lit while it records. Only a refusal (listening turned off, no daemon) stays in the menu. */
+    async _toggleListening() {
+        let refusal = '';
+        try {
+            await this._client.call('Listen');
+        } catch (e) {
+            if (isCancelled(e) || this._destroyed)
+                return;
+            refusal = `Cannot listen: ${e.message.replace(/^GDBus\.Error:\S+ /, '')}`;
+        }
+        if (this._destroyed)
+            return;
+        this._listenStatus.label.text = refusal;
+        this._listenStatus.visible = refusal !== '';
     }
 
     _open(url) {

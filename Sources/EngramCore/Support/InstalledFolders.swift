@@ -5,8 +5,14 @@ import Foundation
 /// `PREFIX/lib/engram/NAME` beside an installed `PREFIX/bin/engram`, `/usr/local/lib/engram/NAME`,
 /// `/usr/lib/engram/NAME`.
 public enum InstalledFolders {
+    /// The running program's own file: the kernel's answer (`/proc/self/exe`), since `argv[0]` is only the name a
+    /// shell found on `PATH` ("engram") when a person, a widget or a keybinding runs it.
+    public static var executable: String {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments.first ?? ""
+    }
+
     public static func candidates(named name: String) -> [String] {
-        let exe = URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath().deletingLastPathComponent()
+        let exe = URL(fileURLWithPath: executable).resolvingSymlinksInPath().deletingLastPathComponent()
         var out: [String] = []
         var dir = exe
         for _ in 0..<3 {

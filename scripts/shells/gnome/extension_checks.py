@@ -365,6 +365,33 @@ INSTALLED = [
     ("the legacy variant is generated from the ES modules", legacy_generator),
     ("both variants parse under gjs; the session's elapsed time is computed right", modules_parse),
 ]
+def push_to_talk_from_the_menu(ctx):
+    """Listen in the menu: the daemon starts `engram listen`, which records from the audio server's microphone; the
+    top bar's microphone is lit and the row says Stop listening until a second press ends it."""
+    audio = ctx.notes["audio"]
+    ctx.open_menu()
+    expect(eventually(lambda: ctx.text("engram-listen") == "Listen", 5), f"the menu's row reads {ctx.text('engram-listen')!r}, not Listen")
+    expect(not ctx.indicator()["listening"], "the top bar's microphone is lit before anything listens")
+    ctx.activate("engram-listen")
+    expect(audio.wait_for_recorder(20), "nothing recorded from the microphone after Listen (engram listen, started by the daemon)")
+    audio.say(b"", then_silence=8.0)  # a quiet room: no speech, nothing to end the recording but the second press
+    expect(eventually(lambda: ctx.indicator()["listening"] and ctx.prop("Listening"), 10),
+           f"while it records, the top bar's microphone is {'lit' if ctx.indicator()['listening'] else 'out'} and Listening is {ctx.prop('Listening')}")
+    ctx.screenshot("button-listening.png")
+    ctx.open_menu()
+    expect(eventually(lambda: ctx.text("engram-listen") == "Stop listening", 5), f"the row reads {ctx.text('engram-listen')!r} while listening")
+    ctx.activate("engram-listen")
+    expect(eventually(lambda: not ctx.indicator()["listening"] and not ctx.prop("Listening"), 15),
+           "the second press did not end listening: the microphone is still lit")
+    expect(eventually(lambda: not audio.wait_for_recorder(0.2), 10), "something still records from the microphone")
+    audio.clear()
+    ctx.open_menu()
+    expect(eventually(lambda: ctx.text("engram-listen") == "Listen", 5), f"after it stopped, the row reads {ctx.text('engram-listen')!r}")
+    expect(not ctx.rows("engram-listen-status"), f"the menu shows a refusal: {ctx.text('engram-listen-status')!r}")
+    ctx.close_menu()
+    return "Listen started engram listen through the daemon (recording from the microphone), the top bar lit; the second press ended it"
+
+
 CHECKS = [
     ("enabled: its state ENABLED without error, its button in the top bar", enabled_and_in_the_panel),
     ("without the daemon: dimmed, 'not running', nothing broken", offline_without_the_daemon),
@@ -372,6 +399,7 @@ CHECKS = [
     ("the menu reads back today's count, memory of the day, fading, entry, Open Engram", menu_reads_back),
     ("a session started with the CLI shows its timer within a second, ticking", session_timer_ticks),
     ("Pause, Resume and Stop from the menu act on the session", pause_resume_stop_from_the_menu),
+    ("push-to-talk from the menu: lit in the top bar while it listens, ended by a second press", push_to_talk_from_the_menu),
     ("the sleep context shows no memory in the menu", sleep_context_shows_no_memory),
     ("markup, ${exec} and %{…} in memories and captures are shown literally", hostile_text_is_shown_literally),
     ("the capture entry stores a memory (engram search finds it)", capture_stores_a_memory),

@@ -64,6 +64,27 @@ TYPE_JS = """(() => {
 })()"""
 
 
+
+# The provider object that made the last search, marked (a reload replaces it with a new, unmarked one).
+MARK_PROVIDER_JS = """(() => { const sr = Main.overview._overview.controls._searchController._searchResults;
+  const p = sr._providers.find(p => p.id === '%s'); if (p) p._engramSearched = true; return 'marked'; })()""" % PROVIDER
+
+WATCH_RELOADS_JS = """(() => { if (global._engramReloads) return 'watching';
+  global._engramReloads = [];
+  const note = why => global._engramReloads.push(`${why} at ${new Date().toISOString().substring(11, 23)}`);
+  imports.gi.Shell.AppSystem.get_default().connect('installed-changed', () => note('installed-changed'));
+  const sr = Main.overview._overview.controls._searchController._searchResults;
+  if (sr._searchSettings) sr._searchSettings.connect('changed', (s, key) => note(`search setting ${key}`));
+  return 'watching'; })()"""
+
+# After a reload: why, and a search with the same terms (what the shell does at the next keystroke); null if the
+# provider that searched is still there.
+RESEARCH_JS = """(() => { const sr = Main.overview._overview.controls._searchController._searchResults;
+  const p = sr._providers.find(p => p.id === '%s');
+  if (!p || p._engramSearched || sr._terms.length === 0) return JSON.stringify(null);
+  sr._doSearch(); p._engramSearched = true;
+  return JSON.stringify((global._engramReloads || []).slice(-3).join(', ') || 'no signal recorded'); })()""" % PROVIDER
+
 class GnomeShell:
     """One headless gnome-shell 43 in a World; see the module's doc."""
 
@@ -206,12 +227,29 @@ class GnomeShell:
             raise Failed(f"the search entry shows {self.entry_text()!r}, not the typed {text!r}")
 
     def wait_for_search(self, text, timeout=10):
-        """Waits until the shell has searched for text (its 150 ms typing delay over, the terms its own)."""
+        """Waits until the shell has searched for text (its 150 ms typing delay over, the terms its own); marks the
+        provider object that searched, so that a reload of the providers after it can be told (`reloaded`)."""
         js = ("(() => { const sr = Main.overview._overview.controls._searchController._searchResults;"
               " return sr._terms.join(' ') + (sr._searchTimeoutId ? ' (pending)' : ''); })()")
         want = " ".join(text.split())
         if not eventually(lambda: self.eval(js) == want, timeout):
             raise Failed(f"the shell searched for {self.eval(js)!r}, not the typed {want!r}")
+        self.eval(MARK_PROVIDER_JS)
+
+    def watch_reloads(self):
+        """Records why the shell reloads its remote search providers (the signals that make it: an app installed or
+        removed, the search-providers settings), with the time, in global._engramReloads."""
+        self.reloads_met = []
+        self.eval(WATCH_RELOADS_JS)
+
+    def reloaded(self):
+        """If the shell replaced Engram's provider (and its section, hidden) since the last search, searches again
+        as the next keystroke would and returns why it reloaded; else None. GNOME Shell reloads every remote
+        provider when an app is installed or a search setting changes (search.js `_reloadRemoteProviders`), and
+        does not search again until the text changes: a person would see every remote section vanish."""
+        return self.eval(RESEARCH_JS)
+
+    reloads_met = []  # the provider reloads a wait met and searched again after (reported by the suite)
 
     def sections(self):
         """Every remote provider's drawn section: {provider: {visible, rows}}."""
@@ -240,7 +278,13 @@ class GnomeShell:
             seen = self.engram_rows()
             return seen is not None and want(seen)
         if not eventually(probe, timeout, 0.1):
-            raise Failed(f"Engram's rows never came right; last drawn: {describe(seen)}")
+            why = self.reloaded()
+            if why is None or not eventually(probe, timeout, 0.1):
+                raise Failed(f"Engram's rows never came right; last drawn: {describe(seen)}"
+                             + (f" (the shell reloaded its providers after the search: {why}, and searched again)" if why else ""))
+            self.reloads_met.append(why)
+            print(f"note: gnome-shell reloaded its search providers after the search ({why}); searched again, as the "
+                  f"next keystroke would, and Engram's rows came", flush=True)
         return seen
 
     def activate_row(self, index):

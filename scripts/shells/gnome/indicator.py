@@ -43,7 +43,7 @@ INDICATOR_JS = """(() => {
   return JSON.stringify({rows, open: b.menu.isOpen, offline: b.has_style_class_name('engram-offline'),
     iconOpacity: icon.opacity, iconNames: icon.gicon && icon.gicon.get_names ? icon.gicon.get_names() : [],
     elapsed: {text: elapsed.get_text(), visible: elapsed.visible, markup: elapsed.clutter_text.use_markup},
-    ticking: !!b._tickId, paused: find(b, 'engram-paused').visible,
+    ticking: !!b._tickId, paused: find(b, 'engram-paused').visible, listening: find(b, 'engram-listening').visible,
     mappedInPanel: b.container.mapped});
 })()"""
 

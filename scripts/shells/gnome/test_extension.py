@@ -26,6 +26,7 @@ from shells.gnome.extension_checks import CHECKS, INSTALLED
 from shells.gnome.gnome_shell import GnomeShell, check_while_alive
 from shells.gnome.indicator import LEGACY_UUID, MODERN_UUID, Context, enable, shell_version
 from shells.shellkit import eventually, expect
+from voice.fakeaudio import FakeAudio
 
 OUT = os.path.join(shellkit.ROOT, "bench-out", "shells", "gnome-extension")
 
@@ -67,10 +68,16 @@ class Suite:
             self.world = shellkit.World("gnome-extension", shellkit.engram_build(), out)
         else:  # a Debian 13 root with Engram installed from its package (shellkit.Root)
             self.world = shellkit.World("gnome-extension", shellkit.engram_build(), out, root=root)
+        # A headless audio server whose microphone `engram listen` records from (push-to-talk from the menu): its
+        # socket in the world's folder, which a root's programs see under their own /tmp.
+        self.audio = FakeAudio(os.path.join(self.world.base, "pulse"), self.world.env)
+        socket = self.audio.socket[len(root.path):] if root else self.audio.socket
+        self.world.env["PULSE_SERVER"] = "unix:" + socket
         self.shell = GnomeShell(self.world)
         self.report = shellkit.Report("gnome-extension" + (" (Debian 13)" if root else ""), out)
         self.ctx = Context(self.shell, self.world, self.world.engram, LEGACY_UUID, out,
                            update_screenshots=update_screenshots)
+        self.ctx.notes["audio"] = self.audio
         self.log = LogWatch(os.path.join(out, "gnome-shell.log"))
         self.out = out
         self.shots = 0
@@ -116,6 +123,7 @@ class Suite:
             check_while_alive(r, self.shell, [(name, self.checked(fn)) for name, fn in CHECKS], self.evidence)
         finally:
             self.shell.stop()
+            self.audio.stop()
             self.world.close()
             r.write()
         return not r.failures

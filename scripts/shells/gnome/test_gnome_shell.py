@@ -108,6 +108,7 @@ class Suite:
         self.replies = self.world.start(["stdbuf", "-oL", "dbus-monitor", "--address",
                                          self.shell.env["DBUS_SESSION_BUS_ADDRESS"],
                                          "type='method_return'", "type='error'"], "provider-replies.log")
+        self.shell.watch_reloads()
         providers = self.shell.providers()
         expect(PROVIDER in providers, f"the shell loaded providers {providers}, not Engram's "
                                       f"({self.world.prefix}/share/gnome-shell/search-providers/ was installed)")

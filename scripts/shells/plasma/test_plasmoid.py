@@ -31,6 +31,7 @@ import sys
 import time
 
 from shells import shellkit
+from voice.fakeaudio import FakeAudio
 from shells.shellkit import expect, eventually
 from engramtest.bus import wait_for_name
 from engramtest.system import free_display
@@ -178,9 +179,13 @@ class Suite:
         n = free_display(140, 200)
         self.display = f":{n}"
         # The X server runs here (programs inside a root reach it through /tmp/.X11-unix, bound in).
-        w.start(["Xvfb", self.display, "-screen", "0", "1024x768x24", "-nolisten", "tcp"], "xvfb.log", host=True)
+        w.start(["Xvfb", self.display, "-screen", "0", "1024x768x24", "-nolisten", "tcp", "-noreset"], "xvfb.log", host=True)
         expect(eventually(lambda: os.path.exists(f"/tmp/.X11-unix/X{n}"), 20), "Xvfb did not start")
         w.env.update(DISPLAY=self.display, QT_QUICK_BACKEND="software", XDG_CURRENT_DESKTOP="KDE", LANG="C.UTF-8")
+        # A headless audio server whose microphone the widget's push-to-talk records from (its socket in the world's
+        # folder, which a root's programs see under their own /tmp).
+        self.audio = FakeAudio(os.path.join(w.base, "pulse"), w.env)
+        w.env["PULSE_SERVER"] = "unix:" + (self.audio.socket[len(w.root.path):] if w.root else self.audio.socket)
         w.start_bus()
         # A memory about to fade, with text that is markup and code elsewhere: it leads today's review (memories due
         # within a week, oldest first). Dated from the world's clock: a quote never used leaves search 152 days after
@@ -265,6 +270,7 @@ class Suite:
                 self.seen["capture"] = self.capture(v)
                 self.seen["open"] = self.open_engram(v)
                 self.seen["open-motd"] = self.open_motd(v)
+                self.seen["listen"] = self.push_to_talk(v)
                 self.seen["daemon-errors"] = v.qml_errors()
             finally:
                 v.stop()
@@ -273,6 +279,7 @@ class Suite:
             r.check("the capture field stores what was typed, as typed (quotes, $( ), markup)", self.captured)
             r.check("“Open Engram” starts engram-app", self.opened)
             r.check("a click on the memory of the day opens it in Engram's window", self.opened_motd)
+            r.check("Listen records from the microphone, shows Stop listening, and a second click ends it", self.listened)
             r.check("with the daemon running the widget shows no daemon warning", self.daemon_quiet)
             # 3. The panel: the compact view shows the session's time.
             v = self.viewer("panel", formfactor="horizontal")
@@ -306,24 +313,58 @@ class Suite:
         except Exception as error:
             r.record(False, "the Plasma session", f"{type(error).__name__}: {error}")
         finally:
+            if getattr(self, "audio", None):
+                self.audio.stop()
             self.world.close()
             r.write()
         return not r.failures
 
-    def find_word(self, v, word, label):
-        """Screen coordinates of the centre of word as tesseract finds it (in a 4× grey copy), or None."""
+    def find_word(self, v, word, label, last=False):
+        """Screen coordinates of the centre of word as tesseract finds it (in a 4× grey copy; the last one found with
+        last), or None."""
         path = v.shot(label)
         big = path + ".find.png"
         subprocess.run(["convert", path, "-colorspace", "Gray", "-resize", "400%", "-normalize", big], check=True)
         rows = subprocess.run(["tesseract", big, "-", "tsv"], capture_output=True, text=True).stdout.splitlines()
-        for line in rows[1:]:
-            cols = line.split("\t")
-            if len(cols) == 12 and word in cols[11]:
-                return (int(cols[6]) + int(cols[8]) // 2) // 4, (int(cols[7]) + int(cols[9]) // 2) // 4
-        return None
+        found = [((int(cols[6]) + int(cols[8]) // 2) // 4, (int(cols[7]) + int(cols[9]) // 2) // 4)
+                 for cols in (line.split("\t") for line in rows[1:]) if len(cols) == 12 and word in cols[11]]
+        return (found[-1] if last else found[0]) if found else None
 
     def click(self, spot):
         subprocess.run(["xdotool", "mousemove", str(spot[0]), str(spot[1]), "click", "1"], env=self.world.env, check=True)
+
+    def push_to_talk(self, v):
+        """Clicks Listen, waits for `engram listen` to record from the microphone and the button to say Stop
+        listening, then clicks it; returns what was seen at each step."""
+        seen = {}
+        spot = self.find_word(v, "Listen", "before-listen", last=True)
+        if spot is None:
+            return {"failed": "OCR found no Listen button"}
+        self.click(spot)
+        seen["recording"] = self.audio.wait_for_recorder(30)
+        self.audio.say(b"", then_silence=10.0)  # a quiet room: nothing ends the recording but the second click
+        _, text, _ = v.wait_text("listening", ["Stop listening"], 20)
+        seen["lit"] = "stoplistening" in squash(text)
+        stop = self.find_word(v, "listening", "stop-listening", last=True)
+        if stop is None:
+            return dict(seen, failed=f"OCR found no Stop listening button: {text[:200]!r}")
+        self.click(stop)
+        seen["stopped"] = eventually(lambda: not self.audio.wait_for_recorder(0.2), 20)
+        self.audio.clear()
+        def out():
+            seen["after"] = v.read("listened")[1]
+            return "stoplistening" not in squash(seen["after"]) and "listen" in squash(seen["after"])
+        eventually(out, 20, 0.5)
+        return seen
+
+    def listened(self):
+        seen = self.seen.get("listen") or {}
+        expect("failed" not in seen, seen.get("failed", ""))
+        expect(seen.get("recording"), "nothing recorded from the microphone after Listen was clicked (engram listen)")
+        expect(seen.get("lit"), "while it recorded, the button did not say Stop listening")
+        expect(seen.get("stopped"), "the second click did not end the recording")
+        expect("stoplistening" not in squash(seen.get("after", "")), f"the button still says Stop listening: {seen.get('after', '')[:200]!r}")
+        return "Listen → engram listen recorded from the microphone, the button said Stop listening → clicked → it stopped"
 
     def click_pause(self, v):
         """Clicks the Pause button where OCR found it; returns (session state after, screenshot, text)."""

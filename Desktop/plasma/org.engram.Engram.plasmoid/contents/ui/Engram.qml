@@ -18,6 +18,9 @@ Item {
     property bool loaded: false
     property bool installed: true        // engram-feed found on PATH
     property string daemon: "unknown"    // yes | no | unknown (no dbus-send)
+    property bool listening: false       // the daemon's Listening: push-to-talk records, started from anywhere
+    property bool listenRunning: false   // this widget's own `engram listen` has not ended yet
+    readonly property bool micLit: listening || listenRunning
     property string actionMessage: ""    // what the last action printed
     property bool actionFailed: false
     property int refreshes: 0
@@ -92,6 +95,7 @@ Item {
             var snap = Logic.parseSnapshot(stdout);
             installed = !snap.missing && code !== 127;
             daemon = snap.daemon;
+            listening = snap.listening;
             session = snap.feeds.session || null;
             motd = snap.feeds.motd || null;
             stats = snap.feeds.stats || null;
@@ -133,6 +137,20 @@ Item {
         if (String(text).trim() === "") return false;
         act(Logic.rememberCommand(text));
         return true;
+    }
+    // Push-to-talk: starts `engram listen` (it ends on a pause, and its output is what it heard and did), or, while
+    // anything listens, stops it as a second press of the key does.
+    function listen() {
+        if (micLit) { act(Logic.listenCommand(true)); return; }
+        listenRunning = true;
+        actionMessage = "Listening…";
+        actionFailed = false;
+        run(Logic.listenCommand(false), function (stdout, code) {
+            listenRunning = false;
+            actionFailed = code !== 0;
+            actionMessage = Logic.clean(stdout.trim(), true);
+            refresh();
+        });
     }
     function open(memoryID) {
         run(Logic.openCommand(memoryID), function (stdout, code) {

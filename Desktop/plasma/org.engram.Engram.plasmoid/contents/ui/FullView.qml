@@ -1,5 +1,5 @@
 // The popup (full representation): the learning session with Pause/Resume/Stop, the memory of the day, today's
-// count and what is about to fade, a capture field and "Open Engram". Shared by Plasma 5.27 and Plasma 6: only
+// count and what is about to fade, a capture field, push-to-talk ("Listen") and "Open Engram". Shared by Plasma 5.27 and Plasma 6: only
 // imports both Qt 5.15 and Qt 6 accept. Every stored text is drawn as plain text.
 import QtQuick 2.15
 import QtQuick.Layouts 1.15
@@ -200,12 +200,23 @@ Item {
             color: engram.actionFailed ? Kirigami.Theme.negativeTextColor : Kirigami.Theme.textColor
         }
 
-        PlasmaComponents3.Button {
-            Layout.alignment: Qt.AlignRight
+        RowLayout {
+            Layout.fillWidth: true
             visible: engram.installed
-            text: "Open Engram"
-            icon.name: "org.engram.Engram"
-            onClicked: engram.open("")
+            // Push-to-talk: `engram listen` until a pause (or this button again); what it heard and did shows above.
+            PlasmaComponents3.Button {
+                objectName: "listen"
+                text: engram.micLit ? "Stop listening" : "Listen"
+                icon.name: "audio-input-microphone"
+                checkable: false
+                onClicked: engram.listen()
+            }
+            Item { Layout.fillWidth: true }
+            PlasmaComponents3.Button {
+                text: "Open Engram"
+                icon.name: "org.engram.Engram"
+                onClicked: engram.open("")
+            }
         }
         Item { Layout.fillHeight: true }
     }

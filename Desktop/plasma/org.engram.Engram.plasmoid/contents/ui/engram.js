@@ -11,7 +11,7 @@ function sq(text) {
 var MISSING = "ENGRAM-WIDGET: engram-feed missing";
 
 // One run prints every feed the widget shows, one JSON object a line (FEEDS-SCHEMA.md), then whether Engram's
-// daemon owns its bus name ("daemon yes|no|unknown"). A feed that fails prints {"feed":NAME,"failed":STATUS}.
+// daemon owns its bus name ("daemon yes|no|unknown") and whether push-to-talk records ("listening yes|no"). A feed that fails prints {"feed":NAME,"failed":STATUS}.
 function snapshotCommand() {
     return "command -v engram-feed >/dev/null 2>&1 || { echo '" + MISSING + "'; exit 127; }\n" +
         "for f in session motd stats review; do\n" +
@@ -20,7 +20,13 @@ function snapshotCommand() {
         "if command -v dbus-send >/dev/null 2>&1; then\n" +
         "  case \"$(dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus " +
         "org.freedesktop.DBus.NameHasOwner string:org.engram.Engram 2>/dev/null)\" in\n" +
-        "    *'boolean true'*) echo 'daemon yes' ;; *'boolean false'*) echo 'daemon no' ;; *) echo 'daemon unknown' ;;\n" +
+        "    *'boolean true'*) echo 'daemon yes'\n" +
+        // asked only of a running daemon: a call to its name would start it
+        "      case \"$(dbus-send --session --print-reply --dest=org.engram.Engram /org/engram/Engram " +
+        "org.freedesktop.DBus.Properties.Get string:org.engram.Engram1 string:Listening 2>/dev/null)\" in\n" +
+        "        *'boolean true'*) echo 'listening yes' ;;\n" +
+        "      esac ;;\n" +
+        "    *'boolean false'*) echo 'daemon no' ;; *) echo 'daemon unknown' ;;\n" +
         "  esac\n" +
         "else echo 'daemon unknown'; fi";
 }
@@ -46,6 +52,11 @@ function watchCommand(interval) {
 function sessionCommand(action) {   // pause | resume | stop
     if (["pause", "resume", "stop"].indexOf(action) < 0) return "";
     return "engram session " + action + " 2>&1";
+}
+
+// Push-to-talk (`engram listen` ends on a pause and prints what it heard and did), or `--stop` for the one listening.
+function listenCommand(stop) {
+    return stop ? "engram listen --stop 2>&1" : "engram listen 2>&1";
 }
 
 function rememberCommand(text) {
@@ -76,13 +87,14 @@ function clean(text, oneLine) {
 
 // Reads a snapshot's output: {feeds: {session, motd, stats, review}, daemon: "yes"|"no"|"unknown", missing: bool}.
 function parseSnapshot(stdout) {
-    var out = {feeds: {}, daemon: "unknown", missing: false};
+    var out = {feeds: {}, daemon: "unknown", listening: false, missing: false};
     var lines = String(stdout || "").split("\n");
     for (var i = 0; i < lines.length; i++) {
         var line = lines[i].trim();
         if (!line) continue;
         if (line === MISSING) { out.missing = true; continue; }
         if (line.indexOf("daemon ") === 0) { out.daemon = line.substring(7); continue; }
+        if (line.indexOf("listening ") === 0) { out.listening = line.substring(10) === "yes"; continue; }
         try {
             var obj = JSON.parse(line);
             if (obj && obj.feed) out.feeds[obj.feed] = obj;
