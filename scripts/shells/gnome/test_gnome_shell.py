@@ -329,6 +329,11 @@ class Suite:
             ]
             check_while_alive(r, self.shell, checks, self.evidence)
         finally:
+            # Why the shell reloaded its remote providers during the run (each hides every remote section until the
+            # next keystroke): evidence for a hidden section, whoever caused it.
+            reloads = self.shell.eval_quiet("JSON.stringify(global._engramReloads || [])") if self.shell.alive else None
+            if reloads:
+                print(f"note: gnome-shell reloaded its search providers during the run: {', '.join(reloads)}", flush=True)
             self.shell.stop()
             self.world.close()
             r.write()
