@@ -84,6 +84,7 @@ THREE_YEARS_AHEAD = ENGRAM_TEST_CLOCK_SKEW_S=94608000
 test: export ENGRAM_MODEL_DIR = none
 test: deps model
 	@if [ "$(CHECK_FIGURES)" = 1 ]; then scripts/check-figures.sh; fi
+	scripts/check-imports.py $(SWIFT)   # Package.swift's dependencies are what each target imports
 	$(SWIFT) build --build-tests
 	$(SWIFT) build --product generate-manual   # scripts/install.sh makes the man pages with it (install tests)
 	$(call swift_tests,)
@@ -153,8 +154,8 @@ test-window: model
 	$(SWIFT) build --product engram-app
 	$(SUITE) window $(BUILD)/debug/engram $(BUILD)/debug/engram-app
 
-# README's pictures of the window (search, a memory's page, connections, a session; light and dark), taken as
-# test-window runs it, into Desktop/screenshots/.
+# The window's pictures in README.md and docs/window.md (search, a memory's page, connections, a session; light
+# and dark), taken as test-window runs it, into Desktop/screenshots/.
 screenshots:
 	@scripts/install-deps.sh --window
 	$(SWIFT) build --product engram
@@ -203,7 +204,7 @@ bench: model
 	dbus-run-session -- $(SUITE) voice.bench $(BUILD)/release/engram $(BENCH_OUT)/voice
 	$(SUITE) voice.heldout $(BUILD)/release/engram $(BENCH_OUT)/voice-heldout
 
-# Sync's figures (README "Every machine"): 10,000 Debian memories to a new device through two Syncthings on loopback,
+# Sync's figures (docs/performance.md, "Sync"): 10,000 Debian memories to a new device through two Syncthings on loopback,
 # the log's size, apply throughput and capture-to-searchable between the two. ~1 minute after the release build.
 bench-sync: deps
 	$(SWIFT) build -c release $(STATIC_release) --product engram
@@ -219,8 +220,8 @@ stress:
 	scripts/stress/query-fuzz/build.sh $(BUILD)/stress >/dev/null 2>&1 || echo "the libFuzzer build failed: part 4 will say why"
 	ENGRAM=$(BUILD)/release/engram ENGRAM_FEED=$(BUILD)/release/engram-feed STRESS_OUT=$(STRESS_OUT) $(SUITE) stress
 
-# README's Performance and Reliability figures came from make bench / make stress runs of the current code: fails
-# when a measured file (Sources/, Package.swift, scripts/bench|stress) changed since the commit README names.
+# The figures in docs/performance.md and docs/reliability.md came from make bench / make stress runs of the current
+# code: fails when a measured file (Sources/, Package.swift, scripts/bench|stress) changed since the commit each names.
 # On demand (a release, a figures refresh), and in `make test` with CHECK_FIGURES=1; not by default, since every
 # change to Sources/ would otherwise need a 20-minute bench and stress run before CI could pass.
 check-figures:

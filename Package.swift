@@ -104,14 +104,13 @@ let package = Package(
         // The catalog of intents and phrases, shortcuts, contexts, summaries, graphs, analytics, delayed intents.
         .target(
             name: "Intents",
-            dependencies: ["EngramCore", "Indexer", "EngramApp"]
+            dependencies: ["EngramCore", "Indexer", "EngramApp", "Meaning"]
         ),
         // `engram daemon`: the index writer, GNOME Shell and KRunner providers, org.engram.Engram1.
         .target(
             name: "Daemon",
             dependencies: [
                 "DBus", "Indexer", "EngramApp", "Meaning", "EngramCore", "Notifier", "Intents",
-                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -121,12 +120,12 @@ let package = Package(
         ),
         // What commands call to reach the index and the bus: make changes searchable or say who will, rebuild
         // wherever the writer is, live notifications on the session bus.
-        .target(name: "EngramClient", dependencies: ["DBus", "Daemon", "EngramCore", "Indexer", "EngramApp", "Notifier"]),
+        .target(name: "EngramClient", dependencies: ["DBus", "EngramCore", "Indexer", "EngramApp", "Notifier"]),
         // `engram mcp`: the intent catalog as MCP tools and the memories as resources, over stdio.
         .target(
             name: "EngramMCP",
             dependencies: ["EngramApp", "EngramClient", "EngramCore", "Intents", .product(name: "MCP", package: "swift-sdk"),
-                           .product(name: "SystemPackage", package: "swift-system")]
+                           .product(name: "Logging", package: "swift-log"), .product(name: "SystemPackage", package: "swift-system")]
         ),
         // Push-to-talk: sound from the audio server (libpulse-simple), recognised on the device (Moonshine through
         // sherpa-onnx) or by a Wyoming server, answers spoken; every library opened with dlopen, so engram runs and
@@ -156,7 +155,7 @@ let package = Package(
         .executableTarget(
             name: "engram",
             dependencies: [
-                "EngramCore", "Indexer", "EngramApp", "Meaning", "Feeds", "Notifier", "Intents", "Daemon", "EngramClient", "Voice",
+                "EngramCore", "Indexer", "EngramApp", "Feeds", "Notifier", "Intents", "Daemon", "EngramClient", "Voice",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -168,21 +167,22 @@ let package = Package(
             path: "scripts/bench/engram-bench"
         ),
         .testTarget(name: "EngramRulesTests", dependencies: ["EngramRules"]),
-        .testTarget(name: "EngramWindowTests", dependencies: ["EngramWindow", "EngramApp", "EngramCore"]),
-        .testTarget(name: "EngramCoreTests", dependencies: ["EngramCore", "EngramTestSupport"]),
-        // Sync (issue 13): the merge's properties, two stores converging through a copied folder, bad input.
+        .testTarget(name: "EngramWindowTests", dependencies: ["EngramWindow", "Intents"]),
+        .testTarget(name: "EngramCoreTests", dependencies: ["EngramCore", "EngramTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
+        // Sync: the merge's properties, two stores converging through a copied folder, bad input.
         .testTarget(name: "SyncTests", dependencies: ["EngramCore", "EngramTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "IndexerTests", dependencies: ["Indexer", "EngramApp", "Meaning", "EngramCore", "CXapian"]),
         // What test targets share: temporary folders, a clock to move, child processes, private buses.
         .target(name: "EngramTestSupport", dependencies: ["DBus"], path: "Tests/EngramTestSupport"),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "DBusWatch", "EngramTestSupport"]),
-        .testTarget(name: "FeedsTests", dependencies: ["Feeds", "EngramCore", "EngramTestSupport"], resources: [.copy("Golden")]),
+        .testTarget(name: "FeedsTests", dependencies: ["Feeds", "EngramCore", "EngramTestSupport", .product(name: "GRDB", package: "GRDB.swift")], resources: [.copy("Golden")]),
         .testTarget(name: "EngramClientTests", dependencies: ["EngramClient", "Indexer", "EngramApp", "EngramCore", "EngramTestSupport"]),
-        .testTarget(name: "EngramTests", dependencies: ["EngramCore", "Indexer", "EngramApp", "EngramTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "EngramTests", dependencies: ["EngramCore", "EngramTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "IntentsTests", dependencies: ["Intents", "Indexer", "EngramApp", "EngramCore", "EngramTestSupport"], resources: [.copy("Golden")]),
-        .testTarget(name: "VoiceTests", dependencies: ["Voice", "Intents", "EngramCore"]),
+        .testTarget(name: "VoiceTests", dependencies: ["Voice", "EngramCore"]),
         .testTarget(name: "NotifierTests", dependencies: ["Notifier", "DBus", "EngramCore", "EngramTestSupport"]),
-        .testTarget(name: "DaemonTests", dependencies: ["Daemon", "DBus", "EngramCore", "Indexer", "EngramApp", "Meaning", "Intents", "Notifier", "EngramTestSupport"],
+        .testTarget(name: "DaemonTests", dependencies: ["Daemon", "DBus", "EngramCore", "Indexer", "EngramApp", "Intents", "Notifier", "EngramTestSupport",
+                                                  .product(name: "Logging", package: "swift-log")],
                     exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6],

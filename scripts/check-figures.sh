@@ -1,21 +1,22 @@
 #!/usr/bin/env bash
-# `make check-figures`: README's Performance and Reliability figures came from `make bench` and `make stress`
-# runs of the current code. README records each run's commit in a marker line
-#   <!-- figures: bench <40-hex commit> clean -->      <!-- figures: stress <40-hex commit> clean -->
+# `make check-figures`: the figures in docs/performance.md and docs/reliability.md came from `make bench` and
+# `make stress` runs of the current code. Each file records its run's commit in a marker line
+#   docs/performance.md: <!-- figures: bench <40-hex commit> clean -->
+#   docs/reliability.md: <!-- figures: stress <40-hex commit> clean -->
 # (copied from bench-out/results.json / stress-out/results.json, which record the commit and whether the tree
 # was dirty). Fails, naming the files, when a file the run measured changed since that commit: the paths
 # scripts/engramtest/version.py lists for the suite (Sources/, Package.swift, the test worlds' package, the corpus
-# script and the suite's own folder), Markdown excepted. Commits that touch only other files (README, tests, docs) keep the figures valid.
+# script and the suite's own folder), Markdown excepted. Commits that touch only other files (READMEs, tests, docs) keep the figures valid.
 # Also fails when a marker is missing, names a commit this clone lacks, or a run was made on a dirty tree.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-readme=README.md
 status=0
 
 for suite in bench stress; do
-  line=$(grep -E "^<!-- figures: $suite [0-9a-f]{40} (clean|dirty) -->$" "$readme" || true)
+  case "$suite" in bench) doc=docs/performance.md ;; stress) doc=docs/reliability.md ;; esac
+  line=$(grep -E "^<!-- figures: $suite [0-9a-f]{40} (clean|dirty) -->$" "$doc" 2>/dev/null || true)
   if [ -z "$line" ]; then
-    echo "check-figures: $readme has no '<!-- figures: $suite <commit> clean -->' line: which run are its $suite figures from?" >&2
+    echo "check-figures: $doc has no '<!-- figures: $suite <commit> clean -->' line: which run are its $suite figures from?" >&2
     status=1; continue
   fi
   commit=$(awk '{print $4}' <<<"$line"); tree=$(awk '{print $5}' <<<"$line")
@@ -33,9 +34,9 @@ for suite in bench stress; do
   changed=$(git diff --name-only "$commit" -- "${paths[@]}" ':(exclude)*.md')
   if [ -n "$changed" ]; then
     n=$(wc -l <<<"$changed")
-    echo "check-figures: README's $suite figures are from ${commit:0:10}; $n measured file(s) changed since:" >&2
+    echo "check-figures: $doc's $suite figures are from ${commit:0:10}; $n measured file(s) changed since:" >&2
     sed 's/^/    /' <<<"$changed" | head -20 >&2
-    echo "  run 'make $suite' on the current code and copy its figures and its marker line into README" >&2
+    echo "  run 'make $suite' on the current code and copy its figures and its marker line into $doc" >&2
     status=1
   else
     echo "check-figures: $suite figures are from ${commit:0:10}; no measured file changed since"

@@ -22,14 +22,14 @@ enum DaemonError {
             case .store: "Store"
             case .config: "Config"
             }
-            return DBusError(name: DaemonBus.errorPrefix + name, message: e.description)
+            return DBusError(name: EngramBus.errorPrefix + name, message: e.description)
         case let e as IntentError:
             let name = switch e {
             case .noMatch: "NoMatch"
             case .badArgument: "InvalidInput"
             case .unclear: "Unclear"
             }
-            return DBusError(name: DaemonBus.errorPrefix + name, message: e.description)
+            return DBusError(name: EngramBus.errorPrefix + name, message: e.description)
         case let e as IndexError:
             let name = switch e {
             case .locked: "Busy"
@@ -37,7 +37,7 @@ enum DaemonError {
             case .notFound, .corrupt: "IndexUnavailable"
             default: "Index"
             }
-            return DBusError(name: DaemonBus.errorPrefix + name, message: e.description)
+            return DBusError(name: EngramBus.errorPrefix + name, message: e.description)
         default:
             return .failed(String(describing: error))
         }

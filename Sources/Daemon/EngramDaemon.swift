@@ -78,7 +78,7 @@ public final class EngramDaemon: Sendable {
         }
         defer { connection.close() }
 
-        if let owner = try? connection.nameOwner(DaemonBus.name) {
+        if let owner = try? connection.nameOwner(EngramBus.name) {
             let pid = Self.pid(of: owner, on: connection).map { " as pid \($0)" } ?? ""
             log.notice("an Engram daemon is already running\(pid) on this bus; nothing to do")
             return Status.ok
@@ -128,9 +128,9 @@ public final class EngramDaemon: Sendable {
             try glance.load()
             glance.attach(connection)
             results.attach(connection)
-            try connection.export(Engram1.interface(app: app, results: results, search: search, glance: glance, keeper: keeper), at: DaemonBus.appPath)
-            try connection.export(SearchProvider2.interface(search: search, results: results), at: DaemonBus.searchProviderPath)
-            try connection.export(KRunner1.interface(search: search, results: results, settings: settings), at: DaemonBus.runnerPath)
+            try connection.export(Engram1.interface(app: app, results: results, search: search, glance: glance, keeper: keeper), at: DBusObjectPath(stringLiteral: EngramBus.appPath))
+            try connection.export(SearchProvider2.interface(search: search, results: results), at: DBusObjectPath(stringLiteral: EngramBus.searchProviderPath))
+            try connection.export(KRunner1.interface(search: search, results: results, settings: settings), at: DBusObjectPath(stringLiteral: EngramBus.runnerPath))
         } catch {
             log.error("cannot start serving", metadata: ["error": "\(error)"])
             keeper.close()
@@ -138,7 +138,7 @@ public final class EngramDaemon: Sendable {
         }
 
         do {
-            switch try connection.requestName(DaemonBus.name) {
+            switch try connection.requestName(EngramBus.name) {
             case .primaryOwner, .alreadyOwner:
                 break
             case .exists, .inQueue:
@@ -147,7 +147,7 @@ public final class EngramDaemon: Sendable {
                 return Status.ok
             }
         } catch {
-            log.error("cannot own \(DaemonBus.name) on the session bus", metadata: ["error": "\(error)"])
+            log.error("cannot own \(EngramBus.name) on the session bus", metadata: ["error": "\(error)"])
             keeper.close()
             return Status.unavailable
         }
@@ -160,7 +160,7 @@ public final class EngramDaemon: Sendable {
         configuration.maximumGracefulShutdownDuration = .seconds(30)
         let group = ServiceGroup(configuration: configuration)
 
-        log.info("ready", metadata: ["name": "\(DaemonBus.name)", "data": "\(options.paths.dataDirectory)", "pid": "\(getpid())"])
+        log.info("ready", metadata: ["name": "\(EngramBus.name)", "data": "\(options.paths.dataDirectory)", "pid": "\(getpid())"])
         var status = Status.ok
         do {
             try await group.run()
@@ -170,7 +170,7 @@ public final class EngramDaemon: Sendable {
         }
         events.finish()
         keeper.close()  // done already by its service, unless the group ended without it
-        if connection.isConnected { _ = try? connection.releaseName(DaemonBus.name) }
+        if connection.isConnected { _ = try? connection.releaseName(EngramBus.name) }
         log.info("stopped; the index is committed and the name released")
         return status
     }

@@ -1,4 +1,4 @@
-import Daemon
+import EngramCore
 import DBus
 import Foundation
 
@@ -39,7 +39,7 @@ public struct DaemonClient: Sendable {
         do {
             guard let (bus, owner) = try connectToDaemon() else { return .notRunning }
             defer { bus.close() }
-            let reply = try bus.call(destination: owner, path: DaemonBus.appPath, interface: DaemonBus.appInterface,
+            let reply = try bus.call(destination: owner, path: DBusObjectPath(stringLiteral: EngramBus.appPath), interface: EngramBus.appInterface,
                                      method: "Sync", timeout: timeout)
             return .synced(reply.first?.uint64Value ?? 0)
         } catch let error as DBusError where error.name == DBusError.Name.serviceUnknown
@@ -54,7 +54,7 @@ public struct DaemonClient: Sendable {
     public func rebuild(timeout: Duration = .seconds(3600)) throws -> Int? {
         guard let (bus, owner) = try connectToDaemon() else { return nil }
         defer { bus.close() }
-        let reply = try bus.call(destination: owner, path: DaemonBus.appPath, interface: DaemonBus.appInterface,
+        let reply = try bus.call(destination: owner, path: DBusObjectPath(stringLiteral: EngramBus.appPath), interface: EngramBus.appInterface,
                                  method: "Rebuild", timeout: timeout)
         return Int(reply.first?.uint32Value ?? 0)
     }
@@ -64,7 +64,7 @@ public struct DaemonClient: Sendable {
     public func runShortcut(_ name: String, timeout: Duration = .seconds(120)) throws -> [String]? {
         guard let (bus, owner) = try connectToDaemon() else { return nil }
         defer { bus.close() }
-        let reply = try bus.call(destination: owner, path: DaemonBus.appPath, interface: DaemonBus.appInterface,
+        let reply = try bus.call(destination: owner, path: DBusObjectPath(stringLiteral: EngramBus.appPath), interface: EngramBus.appInterface,
                                  method: "RunShortcut", arguments: [.string(name)], timeout: timeout)
         return reply.first?.stringArrayValue ?? []
     }
@@ -87,7 +87,7 @@ public struct DaemonClient: Sendable {
         } catch {
             return nil
         }
-        guard let owner = try bus.nameOwner(DaemonBus.name) else {
+        guard let owner = try bus.nameOwner(EngramBus.name) else {
             bus.close()
             return nil
         }

@@ -1,4 +1,3 @@
-import Daemon
 import DBus
 import EngramCore
 import Notifier
@@ -14,7 +13,7 @@ public final class SessionBus: Sendable {
 
     /// Whether an Engram daemon runs on this bus (it then shows every learning session).
     public var daemonRuns: Bool {
-        (try? connection.nameOwner(DaemonBus.name)) != nil
+        (try? connection.nameOwner(EngramBus.name)) != nil
     }
 
     /// The live surfaces that suit this desktop: a KDE job view or a notification.
@@ -36,7 +35,7 @@ public final class SessionBus: Sendable {
             method: "Notify",
             arguments: [.string("Engram"), .uint32(replacing), .string("audio-input-microphone"), .string(summary),
                         .string(Markup.escape(body, quotes: false)), .strings([]),
-                        .vardict(["desktop-entry": .string("org.engram.Engram"), "transient": .boolean(transient),
+                        .vardict(["desktop-entry": .string(EngramBus.desktopEntry), "transient": .boolean(transient),
                                   "category": .string("device")]),
                         .int32(-1)],
             timeout: .seconds(2))
@@ -53,7 +52,7 @@ public final class SessionBus: Sendable {
     /// Tells the daemon (if one runs) that push-to-talk started or stopped, so its `Listening` property follows at once.
     public func listeningChanged() {
         guard daemonRuns else { return }  // never started for this
-        _ = try? connection.call(destination: DaemonBus.name, path: DaemonBus.appPath, interface: DaemonBus.appInterface,
+        _ = try? connection.call(destination: EngramBus.name, path: DBusObjectPath(stringLiteral: EngramBus.appPath), interface: EngramBus.appInterface,
                                  method: "ListeningChanged", timeout: .seconds(1))
     }
 

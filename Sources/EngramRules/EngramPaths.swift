@@ -29,6 +29,54 @@ public struct EngramPaths: Sendable, Equatable {
         self.runtimeDirectory = runtimeDirectory
     }
 
+    /// Uses `folder` as the data folder, as every program's `--data-dir FOLDER` does: a relative folder is taken from
+    /// the current directory.
+    public mutating func useDataDirectory(_ folder: String) {
+        guard !folder.hasPrefix("/") else { dataDirectory = folder; return }
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        dataDirectory = (getcwd(&buffer, buffer.count).map { String(cString: $0) } ?? ".") + "/" + folder
+    }
+
+    /// The arguments `engram-app` and `engram-mcp` take as `engram` does, `--data-dir FOLDER` (or `--data-dir=FOLDER`)
+    /// and `--version`, from `arguments` (the program's name first); the rest, in order, is the program's own. A
+    /// `--data-dir` without its folder is an error in words.
+    public static func parseProgramArguments(_ arguments: [String]) -> (paths: EngramPaths, version: Bool, rest: [String], error: String?) {
+        var paths = EngramPaths.fromEnvironment()
+        var version = false, rest: [String] = []
+        var remaining = arguments.dropFirst()
+        while let argument = remaining.popFirst() {
+            if argument == "--data-dir" {
+                guard let folder = remaining.popFirst(), !folder.isEmpty else { return (paths, version, rest, "--data-dir needs a folder") }
+                paths.useDataDirectory(folder)
+            } else if argument.hasPrefix("--data-dir=") {
+                let folder = String(argument.dropFirst("--data-dir=".count))
+                guard !folder.isEmpty else { return (paths, version, rest, "--data-dir needs a folder") }
+                paths.useDataDirectory(folder)
+            } else if argument == "--version" {
+                version = true
+            } else {
+                rest.append(argument)
+            }
+        }
+        return (paths, version, rest, nil)
+    }
+
+    /// `parseProgramArguments` of this process, as a program's start reads it: a problem is said on standard error
+    /// (as "`program`: …") and ends the process with status 64; `--version` prints `version` and ends it.
+    public static func programArguments(program: String, version: String) -> (paths: EngramPaths, rest: [String]) {
+        let parsed = parseProgramArguments(CommandLine.arguments)
+        if let error = parsed.error {
+            let line = Array("\(program): \(error)\n".utf8)
+            _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+            exit(64)
+        }
+        if parsed.version {
+            print(version)
+            exit(0)
+        }
+        return (parsed.paths, parsed.rest)
+    }
+
     /// Resolves the folders from `env`, or from the process environment when nil.
     ///
     /// Without `$XDG_RUNTIME_DIR` the runtime folder goes under `$TMPDIR` (else `/tmp`), named for the user.

@@ -236,7 +236,7 @@ final class DaemonWatch {
 
     init?(connection: OpaquePointer?, _ changed: @escaping (Change) -> Void) {
         guard let connection else { return nil }
-        BusSignal.subscribe(connection, sender: "org.engram.Engram", interface: "org.freedesktop.DBus.Properties",
+        BusSignal.subscribe(connection, sender: EngramBus.name, interface: "org.freedesktop.DBus.Properties",
                             member: "PropertiesChanged", path: "/org/engram/Engram") { _, params in
             guard let params else { return }
             let dict = g_variant_get_child_value(params, 1)!
@@ -257,7 +257,7 @@ final class DaemonWatch {
             guard let params else { return }
             let name = g_variant_get_child_value(params, 0)!
             defer { g_variant_unref(name) }
-            if String(cString: g_variant_get_string(name, nil)) == "org.engram.Engram" { changed(.daemon) }
+            if String(cString: g_variant_get_string(name, nil)) == EngramBus.name { changed(.daemon) }
         }
     }
 }

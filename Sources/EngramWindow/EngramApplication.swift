@@ -12,7 +12,7 @@ import GtkKit
 /// `org.engram.Engram.desktop` (the search provider's `DesktopId`, the scheme handler, the app grid); its
 /// `StartupWMClass=org.engram.Engram.App` ties the window to it, so the shell shows Engram's name and icon.
 public final class EngramApplication {
-    public static let id = "org.engram.Engram.App"
+    public static let id = EngramBus.windowName
 
     let data: WindowData
     let app: UnsafeMutablePointer<AdwApplication>

@@ -38,7 +38,7 @@ final class MainWindow {
         window = adw_application_window_new(cast(raw(application.app)))
         gtk_window_set_title(window.as(), "Engram")
         gtk_window_set_default_size(window.as(), 900, 700)
-        gtk_window_set_icon_name(window.as(), "org.engram.Engram")
+        gtk_window_set_icon_name(window.as(), EngramBus.desktopEntry)
 
         let header = adw_header_bar_new()!
         switcherTitle = adw_view_switcher_title_new()

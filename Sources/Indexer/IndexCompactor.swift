@@ -20,7 +20,6 @@ public enum IndexCompactor {
         let generation = IndexLayout.generationPath(forStub: stubPath, name: name)
         // Xapian's compaction creates the directory itself and refuses one that holds a database; an empty one is fine.
         do {
-            defer { IndexWriter.noteReleased() }  // the compaction opened and let go of the new copy's write lock
             try shimCall { cx_compact_database(current, generation, $0) }
             try IndexLayout.swapStub(stubPath, toGeneration: name)
         } catch {

@@ -38,34 +38,37 @@ public final class IndexWriter {
     deinit {
         if handle != nil {
             cx_writer_destroy(handle)
-            Self.noteReleased()
+            Self.noteReleased(path)
         }
     }
 
-    /// When this process last let go of a write lock (`DispatchTime` nanoseconds), or 0.
-    private static let lastRelease = Atomic<UInt64>(0)
-    /// How long after this process let go of a write lock it waits for the lock to come back before saying
+    /// When this process last let go of the write lock of each path (`DispatchTime` nanoseconds), within the grace.
+    private static let releases = Mutex<[String: UInt64]>([:])
+    /// How long after this process let go of a path's write lock it waits for the lock to come back before saying
     /// `.locked`. Xapian's lock is an open-file-description lock, which lives while any copy of its descriptor is
     /// open; a process that another thread is starting (`posix_spawn`: every `Process` run) holds copies of all
-    /// descriptors until it execs, close-on-exec or not. So a lock just let go can still be held for a moment by a
-    /// child that is about to become another program. A lock this process did not just let go of is someone
+    /// descriptors until it execs, close-on-exec or not. So a lock just let go of can still be held for a moment by
+    /// a child that is about to become another program. A lock this process did not just let go of is someone
     /// else's, and `.locked` comes at once (a command then hands its work to the daemon without waiting).
     static let releaseGraceNanoseconds: UInt64 = 1_000_000_000
 
-    /// Records that this process just let go of a write lock (a writer closed, or one Xapian opened inside a
-    /// compaction).
-    static func noteReleased() {
-        lastRelease.store(DispatchTime.now().uptimeNanoseconds, ordering: .releasing)
+    /// Records that this process just let go of the write lock of `path` (a writer closed).
+    private static func noteReleased(_ path: String) {
+        let now = DispatchTime.now().uptimeNanoseconds
+        releases.withLock { r in
+            r = r.filter { now &- $0.value < releaseGraceNanoseconds }
+            r[path] = now
+        }
     }
 
-    /// Whether a `.locked` now may be the echo of this process's own lock, let go of within the grace.
-    private static var releasedJustNow: Bool {
-        let last = lastRelease.load(ordering: .acquiring)
-        return last != 0 && DispatchTime.now().uptimeNanoseconds &- last < releaseGraceNanoseconds
+    /// Whether a `.locked` at `path` now may be the echo of this process's own lock, let go of within the grace.
+    private static func releasedJustNow(_ path: String) -> Bool {
+        let now = DispatchTime.now().uptimeNanoseconds
+        return releases.withLock { r in r[path].map { now &- $0 < releaseGraceNanoseconds } ?? false }
     }
 
     /// Opens the index at path for writing; throws `.locked` if another writer holds it: at once, or within a second
-    /// when this process has just let go of the lock itself (`releaseGraceNanoseconds`).
+    /// when this process has just let go of that path's lock itself (`releaseGraceNanoseconds`).
     ///
     /// With `create` and nothing at path, creates an empty index laid out as `IndexLayout`
     /// describes: a stub file at path and its first generation in `<path>.d/`.
@@ -87,7 +90,7 @@ public final class IndexWriter {
                 failure = error
             }
             guard let failure else { break }
-            guard case .locked = failure, releasedJustNow else { throw failure }
+            guard case .locked = failure, releasedJustNow(path) else { throw failure }
             usleep(5_000)  // a child of this process still holds the lock it let go of: it is about to exec
         }
         IndexChanges.note()
@@ -220,7 +223,7 @@ public final class IndexWriter {
     public func close() {
         guard handle != nil else { return }
         cx_writer_destroy(handle)
-        Self.noteReleased()
+        Self.noteReleased(path)
         handle = nil
         IndexChanges.note()
         committedReader = nil

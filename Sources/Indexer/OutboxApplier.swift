@@ -24,7 +24,7 @@ public struct ApplyReport: Sendable, Equatable {
 /// The last applied sequence is stored in the index's metadata in the same commit as the documents, so
 /// a crash before the commit re-applies the batch (upserts and deletes are idempotent) and a crash
 /// after it skips the batch. What follows the index (automatic links, vectors, pruning the outbox) is the
-/// application layer's (`OutboxConsumer`), each with its own mark in the store.
+/// application layer's (`AutoLinker`, `Library.embedPending`), each with its own mark in the store.
 public struct OutboxApplier {
     public let store: Store
     public let config: EngramConfig

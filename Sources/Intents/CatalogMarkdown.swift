@@ -1,7 +1,8 @@
 import Foundation
 
 extension IntentCatalog {
-    /// README's table of intents and phrases, generated from the catalog (a test keeps README equal to it).
+    /// The table of intents and phrases in docs/intents-and-voice.md, generated from the catalog (a test keeps that file
+    /// equal to it).
     public static func markdownTable() -> String {
         func cell(_ s: String) -> String { s.replacingOccurrences(of: "|", with: "\\|") }
         var lines = ["| intent | what it does | parameters (default) | phrases |", "|---|---|---|---|"]

@@ -95,7 +95,7 @@ public enum IntentEffect: String, Sendable, Codable {
 }
 
 /// The one declarative catalog every surface derives from: `engram ask`, D-Bus, KRunner, rofi, the desktop
-/// entry's actions and README's table.
+/// entry's actions and the table in docs/intents-and-voice.md.
 public enum IntentCatalog {
     /// Every intent, in the order people meet them.
     public static let all: [IntentDefinition] = [

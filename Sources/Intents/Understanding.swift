@@ -59,7 +59,7 @@ public struct Clarification: Sendable, Codable, Equatable {
 /// empty slot.
 ///
 /// The thresholds were set on the tuning half of `Tests/IntentsTests/Golden/phrases-tuning.jsonl`; the held-out
-/// half is the test (README's "Asking in words" reports both).
+/// half is the test (docs/intents-and-voice.md, "How well it understands", reports both).
 public struct IntentUnderstanding: Sendable {
     /// A state-changing intent runs from words at this score or more…
     public static let changeConfidence = 0.85

@@ -51,7 +51,7 @@ public final class DBusJobViewServer: JobViewService {
                 destination: Self.busName, path: Self.path, interface: Self.interfaceV2, method: "requestView",
                 arguments: [.string(desktopEntry), .int32(capabilities.rawValue), .vardict([:])], timeout: callTimeout)
             guard let p = reply.first?.objectPathValue else { throw NotificationServerError.failed("requestView answered \(reply)") }
-            return try DBusJobViewV3(connection: connection, path: p, callTimeout: callTimeout)
+            return try DBusJobView(.v3, connection: connection, path: p, callTimeout: callTimeout)
         } catch let error as DBusError where error.name == DBusError.Name.unknownMethod || error.name == DBusError.Name.unknownInterface {
             // An older server: the first interface, whose views speak JobViewV2.
             do {
@@ -66,7 +66,7 @@ public final class DBusJobViewServer: JobViewService {
         } catch let error as DBusError {
             throw DBusNotificationServer.map(error)
         }
-        return try DBusJobViewV2(connection: connection, path: path, callTimeout: callTimeout)
+        return try DBusJobView(.v2, connection: connection, path: path, callTimeout: callTimeout)
     }
 
     public func ownerChanges() -> AsyncStream<String?> { hub.stream() }

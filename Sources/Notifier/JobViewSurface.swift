@@ -1,4 +1,5 @@
 import DBus
+import EngramCore
 
 /// A live activity shown as a KDE job view: Plasma draws its progress and offers Pause, Resume and Cancel.
 ///
@@ -20,8 +21,8 @@ public actor JobViewSurface: ActivitySurface {
     private var generation = 0
 
     /// Creates a surface on `service`.
-    public init(service: any JobViewService, desktopEntry: String = "org.engram.Engram", appName: String = "Engram",
-                icon: String = "org.engram.Engram") {
+    public init(service: any JobViewService, desktopEntry: String = EngramBus.desktopEntry, appName: String = "Engram",
+                icon: String = EngramBus.desktopEntry) {
         self.service = service
         self.desktopEntry = desktopEntry
         self.appName = appName

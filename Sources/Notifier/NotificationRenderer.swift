@@ -21,7 +21,7 @@ public struct NotificationRenderer: Sendable {
     static let quoteLimit = 200
 
     /// Creates a renderer.
-    public init(appName: String = "Engram", desktopEntry: String = "org.engram.Engram", icon: String = "org.engram.Engram",
+    public init(appName: String = "Engram", desktopEntry: String = EngramBus.desktopEntry, icon: String = EngramBus.desktopEntry,
                 stackTag: String) {
         self.appName = appName
         self.desktopEntry = desktopEntry

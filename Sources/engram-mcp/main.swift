@@ -8,23 +8,10 @@ import Foundation
 // 6 ms of start-up for a server it does not run. It takes `--data-dir FOLDER` as `engram` does; everything else
 // comes from the environment (ENGRAM_DATA_DIR, XDG folders).
 
-var paths = EngramPaths.fromEnvironment()
-var arguments = CommandLine.arguments.dropFirst()
-while let argument = arguments.popFirst() {
-    switch argument {
-    case "--data-dir":
-        guard let folder = arguments.popFirst() else {
-            FileHandle.standardError.write(Data("engram mcp: --data-dir needs a folder\n".utf8))
-            exit(64)
-        }
-        paths.dataDirectory = folder.hasPrefix("/") ? folder : FileManager.default.currentDirectoryPath + "/" + folder
-    case "--version":
-        print(EngramMCPServer.version)
-        exit(0)
-    default:
-        FileHandle.standardError.write(Data("engram mcp: unknown argument \(argument); it takes --data-dir FOLDER\n".utf8))
-        exit(64)
-    }
+let (paths, rest) = EngramPaths.programArguments(program: "engram mcp", version: EngramMCPServer.version)
+if let argument = rest.first {
+    FileHandle.standardError.write(Data("engram mcp: unknown argument \(argument); it takes --data-dir FOLDER\n".utf8))
+    exit(64)
 }
 
 let library: Library

@@ -15,7 +15,7 @@ struct AskCommand: ParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     @Flag(help: "List every intent with its phrases.") var list = false
-    @Flag(help: "With --list: print README's Markdown table.") var markdown = false
+    @Flag(help: "With --list: print the Markdown table of intents (docs/intents-and-voice.md).") var markdown = false
     @Flag(name: .customLong("dbus-xml"), help: "With --list: print the intent methods of org.engram.Engram1 as interface XML.") var dbusXML = false
     @Flag(name: .customLong("desktop-actions"), help: "With --list: print the desktop entry's Actions from the catalog.") var desktopActions = false
     @Flag(name: .customLong("dry-run"), help: "Say which intent the phrase matches (and its arguments) without running it.") var dryRun = false

@@ -13,7 +13,7 @@ struct GlobalOptions: ParsableArguments {
     var paths: EngramPaths {
         var p = EngramPaths.fromEnvironment()
         if let d = dataDirectory {
-            p.dataDirectory = d.hasPrefix("/") ? d : FileManager.default.currentDirectoryPath + "/" + d
+            p.useDataDirectory(d)
         }
         return p
     }

@@ -24,6 +24,20 @@ import Testing
         #expect(fallback.hasPrefix("/") && fallback.hasSuffix("/engram") && fallback.contains("engram-"))
     }
 
+    /// `engram-app` and `engram-mcp` read `--data-dir` as `engram` and `engram-feed` do: one rule for all four.
+    @Test func programArgumentsTakeTheDataFolderAndLeaveTheRest() {
+        let absolute = EngramPaths.parseProgramArguments(["engram-app", "--data-dir", "/srv/e", "engram://memory/x"])
+        #expect(absolute.paths.dataDirectory == "/srv/e" && absolute.rest == ["engram://memory/x"] && absolute.error == nil && !absolute.version)
+        let relative = EngramPaths.parseProgramArguments(["engram-mcp", "--data-dir=here"])
+        #expect(relative.paths.dataDirectory.hasPrefix("/") && relative.paths.dataDirectory.hasSuffix("/here"))
+        var paths = EngramPaths.fromEnvironment(["HOME": "/h"])
+        paths.useDataDirectory("here")
+        #expect(paths.dataDirectory == relative.paths.dataDirectory, "the same folder as engram's own --data-dir")
+        #expect(EngramPaths.parseProgramArguments(["engram-app", "--data-dir"]).error == "--data-dir needs a folder")
+        #expect(EngramPaths.parseProgramArguments(["engram-app", "--data-dir="]).error == "--data-dir needs a folder")
+        #expect(EngramPaths.parseProgramArguments(["engram-mcp", "--version"]).version)
+    }
+
     @Test func withoutHomeThePasswordDatabaseSaysWhere() {
         #expect(EngramPaths.fromEnvironment([:]).dataDirectory.hasPrefix("/"))
     }

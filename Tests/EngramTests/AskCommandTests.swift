@@ -29,7 +29,7 @@ import Testing
     @Test func listMarkdownIsTheReadmeTable() throws {
         let out = try EngramProcess().run(["ask", "--list", "--markdown"])
         #expect(out.status == 0)
-        let readme = try String(contentsOfFile: EngramProcess.root + "/README.md", encoding: .utf8)
+        let readme = try String(contentsOfFile: EngramProcess.root + "/docs/intents-and-voice.md", encoding: .utf8)
         #expect(out.stdout.hasPrefix("| intent |") && readme.contains(out.stdout))
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import Feeds
@@ -10,6 +11,19 @@ import Testing
         #expect(DisplayText.clean("one\r\ntwo\u{2028}three\tfour") == "one  two three four")
         #expect(DisplayText.clean("one\r\ntwo\u{2029}three", keepNewlines: true) == "one\ntwo\nthree")
         #expect(DisplayText.line("  spaced \n\n out  ") == "spaced out")
+    }
+
+    /// The cases the Plasma widget's own `clean` (engram.js) is held to as well, by `make test-shells`: one rule for
+    /// display text, in Swift and in JavaScript.
+    @Test("the shared cases: Golden/display-text.json")
+    func sharedCases() throws {
+        struct Case: Decodable { var text: String; var keepNewlines: Bool; var clean: String }
+        let url = try #require(Bundle.module.url(forResource: "Golden", withExtension: nil)?.appendingPathComponent("display-text.json"))
+        let cases = try JSONDecoder().decode([Case].self, from: Data(contentsOf: url))
+        #expect(cases.count >= 10)
+        for c in cases {
+            #expect(DisplayText.clean(c.text, keepNewlines: c.keepNewlines) == c.clean, "\(c.text.debugDescription)")
+        }
     }
 
     @Test("bidi overrides go; right-to-left text keeps the row left-to-right with an invisible mark")

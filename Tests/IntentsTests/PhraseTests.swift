@@ -106,11 +106,11 @@ struct PhraseTests {
 }
 
 struct ReadmeTableTests {
-    /// README's table of intents is the catalog's: `engram ask --list --markdown` regenerates it.
+    /// docs/intents-and-voice.md's table of intents is the catalog's: `engram ask --list --markdown` regenerates it.
     @Test func readmeTableEqualsTheCatalog() throws {
-        let readme = try String(contentsOfFile: repositoryRoot + "/README.md", encoding: .utf8)
+        let readme = try String(contentsOfFile: repositoryRoot + "/docs/intents-and-voice.md", encoding: .utf8)
         let table = IntentCatalog.markdownTable()
-        #expect(readme.contains(table), "README's intents table differs from the catalog; paste `engram ask --list --markdown` into README")
+        #expect(readme.contains(table), "docs/intents-and-voice.md's intents table differs from the catalog; paste `engram ask --list --markdown` into docs/intents-and-voice.md")
         for d in IntentCatalog.all { #expect(table.contains("| \(d.name.rawValue) |")) }
     }
 }

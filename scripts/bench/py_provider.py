@@ -55,7 +55,7 @@ class Provider(dbus.service.Object):
         enquire.set_query(query)
         mset = enquire.get_mset(0, 20)
         ids = [header(m.document.get_data().decode())[0].get("id", "") for m in mset]
-        # The same reading of a natural question as Engram's (README "Finding by meaning"): three content words or
+        # The same reading of a natural question as Engram's (docs/searching.md, "How a query is read"): three content words or
         # more with fewer all-words matches than the page holds, the page filled with the documents having some of them.
         words = [w for w in text.lower().split() if w.isalnum() and w not in STOPWORDS]
         if len(words) >= 3 and mset.get_matches_estimated() < 20:

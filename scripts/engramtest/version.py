@@ -3,7 +3,7 @@
     /usr/bin/python3 -m engramtest.version SUITE          JSON {"commit", "dirty", "dirty_files", "marker"}
     /usr/bin/python3 -m engramtest.version --paths SUITE  the paths SUITE measures, one a line (check-figures.sh)
 
-The marker is the line README carries above the suite's figures; `make check-figures` (scripts/check-figures.sh)
+The marker is the line docs/performance.md (bench) or docs/reliability.md (stress) carries above the suite's figures; `make check-figures` (scripts/check-figures.sh)
 compares it with these same paths. Markdown under them is not measured code.
 """
 import json
@@ -26,7 +26,7 @@ def measured(suite):
 
 
 def code_version(suite, root=ROOT):
-    """The commit measured, whether a measured file differed from it, and the marker line README carries."""
+    """The commit measured, whether a measured file differed from it, and the marker line the docs carry."""
     def git(*args):
         p = subprocess.run(["git", "-C", root, *args], capture_output=True, text=True)
         return p.stdout if p.returncode == 0 else None

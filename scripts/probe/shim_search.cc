@@ -1,5 +1,5 @@
 // shim_search.cc - Engram's search through the shim alone, in a warm loop: what a query costs the daemon in
-// libxapian and the shim, without D-Bus, threads or Swift. README "Performance" quotes it against python3-xapian
+// libxapian and the shim, without D-Bus, threads or Swift. docs/performance.md quotes it against python3-xapian
 // doing the same matching (pyxapian_search.py).
 //
 // Run (after `make bench` left its 63,666-memory index in bench-out/work): scripts/probe/shim-search.sh

@@ -36,7 +36,7 @@ def report(out, started_ns, load_before):
     code = code_version("stress")
     whole = not os.environ.get("STRESS_ONLY") and os.environ.get("STRESS_QUICK", "0") != "1"
     if not whole:
-        code["note"] = "a partial or quick run (STRESS_ONLY / STRESS_QUICK): its figures are not README's, so no marker"
+        code["note"] = "a partial or quick run (STRESS_ONLY / STRESS_QUICK): its figures are not docs/reliability.md's, so no marker"
         code["marker"] = None
     result = {
         "code": code,
@@ -53,7 +53,7 @@ def report(out, started_ns, load_before):
           f"{result['finished']} · {result['machine']} · load average {load_before} → {result['load_average_after']}"
           f" · {result['seconds']:.0f} s in all", "",
           f"Code measured: commit {code['commit']}" + (f", with uncommitted changes to {', '.join(code['dirty_files'][:5])}" if code['dirty'] else ", clean")
-          + (f". README carries this line above the figures copied from this run (`make check-figures` reads it):\n\n    {code['marker']}"
+          + (f". docs/reliability.md carries this line above the figures copied from this run (`make check-figures` reads it):\n\n    {code['marker']}"
              if code.get("marker") else f". {code.get('note', '')}"), "",
           "| part | verdict | seconds |", "|---|---|---:|"]
     for p in parts:

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Sync's figures (README "Every machine"): two Engram devices through two real Syncthings on loopback, set up as
+"""Sync's figures (docs/performance.md, "Sync"): two Engram devices through two real Syncthings on loopback, set up as
 `make test-sync` sets them up (sync/syncthing.py: 127.0.0.1 / 127.0.0.2 only, discovery, relays and
 reporting off).
 

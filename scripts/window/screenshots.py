@@ -1,5 +1,5 @@
-"""README's pictures of the window, made as the window suite runs it (the sample collection, the daemon, mutter on a
-virtual display): search, a memory's page, its connections and a learning session, light and dark.
+"""The window's pictures (README.md, docs/window.md), made as the window suite runs it (the sample collection, the
+daemon, mutter on a virtual display): search, a memory's page, its connections and a learning session, light and dark.
 
     env PYTHONPATH=scripts /usr/bin/python3 -m window.screenshots .build/debug/engram .build/debug/engram-app DIR
 

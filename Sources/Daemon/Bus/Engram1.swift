@@ -21,7 +21,7 @@ import Foundation
 /// | `Listening` | b | push-to-talk (`engram listen`) is recording now; `Listen` starts and stops it |
 /// | `Version` | s | the daemon's version (constant) |
 enum Engram1 {
-    static let name = DaemonBus.appInterface
+    static let name = EngramBus.appInterface
     static let version = "0.1.0"
     /// The most results `Search` returns.
     static let maxSearchLimit: UInt32 = 100

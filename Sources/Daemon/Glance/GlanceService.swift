@@ -104,7 +104,7 @@ final class GlanceService: Service, @unchecked Sendable {
             }
             guard !changed.isEmpty, let connection = self.bus.withLock({ $0 }) else { return }
             do {
-                try connection.emitPropertiesChanged(path: DaemonBus.appPath, interface: Engram1.name, properties: changed)
+                try connection.emitPropertiesChanged(path: DBusObjectPath(stringLiteral: EngramBus.appPath), interface: Engram1.name, properties: changed)
             } catch {
                 self.log.warning("could not announce changed properties", metadata: ["error": "\(error)"])
             }

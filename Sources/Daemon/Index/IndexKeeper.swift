@@ -103,9 +103,9 @@ final class IndexKeeper: Service, @unchecked Sendable {
         requestApply { outcome in
             switch outcome {
             case .applied(let report): done(.success(UInt64(max(0, report.lastSeq))))
-            case .busy: done(.failure(DBusError(name: DaemonBus.errorPrefix + "Busy",
+            case .busy: done(.failure(DBusError(name: EngramBus.errorPrefix + "Busy",
                                                 message: "another Engram process holds the index writer; the daemon indexes once it is free")))
-            case .failed(let message): done(.failure(DBusError(name: DaemonBus.errorPrefix + "Index", message: message)))
+            case .failed(let message): done(.failure(DBusError(name: EngramBus.errorPrefix + "Index", message: message)))
             }
         }
     }

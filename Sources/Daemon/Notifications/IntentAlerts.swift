@@ -84,9 +84,9 @@ final class IntentAlerts: @unchecked Sendable {
 
     /// An alert: the summary plain text, the body shown literally on servers with and without body markup.
     static func request(summary: String, body: String, actions: [NotificationAction], markup: Bool) -> NotificationRequest {
-        NotificationRequest(appName: appName, appIcon: "org.engram.Engram", summary: summary,
+        NotificationRequest(appName: appName, appIcon: EngramBus.desktopEntry, summary: summary,
                             body: NotificationRequest.literalBody(body, markup: markup), actions: actions,
-                            hints: ["desktop-entry": .string("org.engram.Engram")])
+                            hints: ["desktop-entry": .string(EngramBus.desktopEntry)])
     }
 
     /// The last notification posted: each post waits for the one before it, so that a shortcut's steps show in the

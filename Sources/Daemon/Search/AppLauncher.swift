@@ -12,7 +12,7 @@ import Synchronization
 /// A flood of clicks leaves one window: while a started app has not yet appeared on the bus, further links are
 /// held, and the newest is handed to it once it has; no second process is started.
 final class AppLauncher: @unchecked Sendable {
-    static let busName = "org.engram.Engram.App"
+    static let busName = EngramBus.windowName
     static let objectPath: DBusObjectPath = "/org/engram/Engram/App"
     /// How long a started app may take to appear on the bus before another start is allowed.
     static let startGrace: Duration = .seconds(10)

@@ -87,7 +87,7 @@ final class SearchService: Service, @unchecked Sendable {
     /// Runs `body` on the calling thread while holding the search queue, and hands its outcome to `done`: the bus
     /// thread answers the desktop's searches itself. Handing each call to the queue's thread and the reply back to
     /// the bus thread cost two thread wake-ups per call, a fifth of the daemon's CPU per provider round trip
-    /// (README "Performance"). Nothing run here makes a D-Bus call, so the bus thread never waits on itself.
+    /// (docs/performance.md). Nothing run here makes a D-Bus call, so the bus thread never waits on itself.
     func answer<T>(_ body: (SearchService) throws -> T, done: (Result<T, any Error>) -> Void) {
         done(Result { try queue.sync { try body(self) } })
     }

@@ -136,10 +136,10 @@ final class HandoffService: Service, @unchecked Sendable {
     static func request(_ o: Handoff.Offer, replacing id: UInt32, markup: Bool) -> NotificationRequest {
         let what = o.kind == .session ? o.text : "“\(o.text)”"
         return NotificationRequest(
-            appName: IntentAlerts.appName, replacesID: id, appIcon: "org.engram.Engram", summary: summary,
+            appName: IntentAlerts.appName, replacesID: id, appIcon: EngramBus.desktopEntry, summary: summary,
             body: NotificationRequest.literalBody("\(what)\nfrom \(o.activity.deviceName)", markup: markup),
             actions: [NotificationAction(key: "default", label: "Continue"), NotificationAction(key: "continue", label: "Continue")],
-            hints: ["desktop-entry": .string("org.engram.Engram")])
+            hints: ["desktop-entry": .string(EngramBus.desktopEntry)])
     }
 
     /// Follows a notification's action or forgets a dismissed one; returns whether to check again.
@@ -166,7 +166,7 @@ final class HandoffService: Service, @unchecked Sendable {
                 _ = try? await server.notify(NotificationRequest(
                     appName: IntentAlerts.appName, appIcon: "dialog-warning", summary: Self.failedSummary,
                     body: NotificationRequest.literalBody(failure, markup: markup),
-                    hints: ["desktop-entry": .string("org.engram.Engram")]))
+                    hints: ["desktop-entry": .string(EngramBus.desktopEntry)]))
             }
             return true
         case .closed(let id, let reason):

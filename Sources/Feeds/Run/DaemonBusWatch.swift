@@ -1,4 +1,5 @@
 import DBusWatch
+import EngramRules
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -25,10 +26,10 @@ final class DaemonBusWatch {
     /// `PropertiesChanged` for `org.engram.Engram1`, which the daemon emits on every change, and the daemon
     /// starting or stopping (`NameOwnerChanged` for `org.engram.Engram`).
     static let rules = [
-        DBusWatch.Rule(sender: "org.engram.Engram", path: "/org/engram/Engram", interface: "org.freedesktop.DBus.Properties",
-                       member: "PropertiesChanged", arg0: "org.engram.Engram1"),
+        DBusWatch.Rule(sender: EngramBus.name, path: EngramBus.appPath, interface: "org.freedesktop.DBus.Properties",
+                       member: "PropertiesChanged", arg0: EngramBus.appInterface),
         DBusWatch.Rule(sender: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
-                       member: "NameOwnerChanged", arg0: "org.engram.Engram"),
+                       member: "NameOwnerChanged", arg0: EngramBus.name),
     ]
 
     private let watch: DBusWatch

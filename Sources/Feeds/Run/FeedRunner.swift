@@ -10,7 +10,7 @@ public enum FeedRunner {
     public static func run(_ options: FeedOptions) -> Int32 {
         var paths = EngramPaths.fromEnvironment()
         if let dir = options.dataDirectory {
-            paths.dataDirectory = dir.hasPrefix("/") ? dir : currentDirectory() + "/" + dir
+            paths.useDataDirectory(dir)
         }
         let config = FeedConfig.load(from: paths.configPath)
         for w in config.warnings { FeedOutput.warn(w) }
@@ -38,11 +38,6 @@ public enum FeedRunner {
         FeedWatcher(interval: options.interval).run(refresh: &refresh, render: { update().text }, write: FeedOutput.line,
                                                     readerGone: { FeedOutput.readerGone(parent: parent) })
         return 0
-    }
-
-    private static func currentDirectory() -> String {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        return getcwd(&buffer, buffer.count).map { String(cString: $0) } ?? "."
     }
 }
 

@@ -243,6 +243,7 @@ class Suite:
                 self.seen["no-daemon-ok"] = ok
             finally:
                 v.stop()
+            r.check("the widget cleans text by the feeds' rule (the cases DisplayText.clean is held to)", self.display_text_rule)
             r.check(f"plasmoidviewer {'6.3' if self.generation == 6 else '5.27'} loads the widget without QML errors", self.loads)
             r.check("today's count and the memory of the day are shown", self.content)
             r.check("hostile memory text is drawn literally (markup, ${exec}, %{F})", self.hostile)
@@ -332,6 +333,23 @@ class Suite:
 
     def click(self, spot):
         subprocess.run(["xdotool", "mousemove", str(spot[0]), str(spot[1]), "click", "1"], env=self.world.env, check=True)
+
+    def display_text_rule(self):
+        """The installed widget's clean() (engram.js, under gjs) against Tests/FeedsTests/Golden/display-text.json, the
+        cases Swift's DisplayText.clean passes: one rule for display text on every surface."""
+        cases_path = os.path.join(shellkit.ROOT, "Tests", "FeedsTests", "Golden", "display-text.json")
+        cases = json.load(open(cases_path))
+        source = open(os.path.join(self.package, "contents", "ui", "engram.js")).read().replace(".pragma library", "")
+        script = os.path.join(OUT, "display-text-check.js")
+        with open(script, "w") as f:
+            f.write(source + "\nconst cases = " + json.dumps(cases) + ";\n"
+                    "print(JSON.stringify(cases.map(c => clean(c.text, !c.keepNewlines))));\n")
+        out = subprocess.run(["gjs", script], capture_output=True, text=True, timeout=60)
+        expect(out.returncode == 0, f"gjs could not run the widget's engram.js: {out.stderr.strip()[-300:]}")
+        got = json.loads(out.stdout)
+        wrong = [f"{c['text']!r} → {g!r}, not {c['clean']!r}" for c, g in zip(cases, got) if g != c["clean"]]
+        expect(len(got) == len(cases) and not wrong, f"{len(wrong)} of {len(cases)} cases differ: " + "; ".join(wrong[:3]))
+        return f"{len(cases)} cases (C0 and C1 controls, DEL, VT, FF, NEL, CR LF, U+2028/9, tabs, bidi controls, markup) as Swift cleans them"
 
     def push_to_talk(self, v):
         """Clicks Listen, waits for `engram listen` to record from the microphone and the button to say Stop

@@ -71,18 +71,29 @@ function openCommand(memoryID) {
         "engram-app" + link + " </dev/null >/dev/null 2>&1 &";
 }
 
-// Stored text made safe to draw, as the feeds do (FEEDS-SCHEMA.md): C0 controls become their control pictures,
-// DEL ␡, C1 controls �, bidirectional embeddings, overrides and isolates are dropped; `oneLine` turns line breaks
-// (also U+2028/U+2029) into spaces. The Labels draw it as plain text, so markup stays as typed.
+// Stored text made safe to draw, by the rule of Engram's feeds (DisplayText.clean, FEEDS-SCHEMA.md; both are held
+// to the same cases, Tests/FeedsTests/Golden/display-text.json): C0 controls become their control pictures, DEL ␡,
+// C1 controls �, bidirectional embeddings, overrides and isolates are dropped; a tab becomes a space; line breaks
+// (\r\n, \r, \n, VT, FF, NEL, U+2028, U+2029) become "\n", or spaces with `oneLine`. The Labels draw it as plain
+// text, so markup stays as typed.
 function clean(text, oneLine) {
     var s = String(text === undefined || text === null ? "" : text);
-    s = s.replace(/[\u202A-\u202E\u2066-\u2069]/g, "");
-    if (oneLine) s = s.replace(/\r\n|[\n\r\u2028\u2029]/g, " ");
-    else s = s.replace(/\r\n|\r|[\u2028\u2029]/g, "\n");
-    return s.replace(/[\u0000-\u0008\u000B-\u001F]/g, function (c) { return String.fromCharCode(0x2400 + c.charCodeAt(0)); })
-        .replace(/\t/g, oneLine ? " " : "\t")
-        .replace(/\u007F/g, "\u2421")
-        .replace(/[\u0080-\u009F]/g, "\uFFFD");
+    var out = "", previousCR = false;
+    for (var i = 0; i < s.length; i++) {
+        var v = s.charCodeAt(i), c = s.charAt(i);
+        var cr = previousCR;
+        previousCR = v === 0x0D;
+        if (v === 0x0A) { if (oneLine) out += " "; else if (!cr) out += "\n"; }
+        else if (v === 0x0D) out += oneLine ? " " : "\n";
+        else if (v === 0x09) out += " ";
+        else if (v === 0x0B || v === 0x0C || v === 0x85 || v === 0x2028 || v === 0x2029) out += oneLine ? " " : "\n";
+        else if (v < 0x20) out += String.fromCharCode(0x2400 + v);
+        else if (v === 0x7F) out += "\u2421";
+        else if (v >= 0x80 && v < 0xA0) out += "\uFFFD";
+        else if ((v >= 0x202A && v <= 0x202E) || (v >= 0x2066 && v <= 0x2069)) continue;
+        else out += c;
+    }
+    return out;
 }
 
 // Reads a snapshot's output: {feeds: {session, motd, stats, review}, daemon: "yes"|"no"|"unknown", missing: bool}.

@@ -2,24 +2,15 @@ import EngramCore
 import Foundation
 import Indexer
 
-/// A follower of the store's outbox that runs after the index has committed, keeping its own mark in the store.
+/// Links each new memory to its nearest neighbours in the index (found by relevance feedback): the outbox's follower
+/// after the index, keeping its own mark in the store.
 ///
 /// The data flows one way: capture → store → outbox → index (the document applier, which never writes the store)
-/// → the consumers (automatic links, meaning vectors) → commit event → surfaces. Each consumer records how far it
-/// got in the same transaction as what it wrote, so a crash between the index commit and a consumer makes the next
-/// pass do that consumer's part again, and the outbox is pruned only up to the lowest mark (`Store.pruneOutbox`).
-public protocol OutboxConsumer {
-    /// What it makes, for logs ("links", "vectors").
-    var name: String { get }
-    /// Brings this consumer up to `seq` (what the index has committed); returns how many items it changed.
-    mutating func consume(through seq: Int64) throws -> Int
-}
-
-/// Links each new memory to its nearest neighbours in the index (found by relevance feedback), as a consumer of
-/// the outbox after the index: the links and the auto-link mark are saved in one transaction per window of
-/// `[index] batch_size` changes.
-public struct AutoLinker: OutboxConsumer {
-    public let name = "links"
+/// → the followers (these links; the meaning vectors, on their own queue: `Library.embedPending`) → commit event →
+/// surfaces. The links and the auto-link mark are saved in one transaction per window of `[index] batch_size`
+/// changes, so a crash between the index commit and the links makes the next pass link that window again, and the
+/// outbox is pruned only up to the lowest mark (`Store.pruneOutbox`).
+public struct AutoLinker {
     let store: Store
     let config: EngramConfig
     /// Finds a memory's neighbours: the index writer's relevance feedback.
