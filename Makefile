@@ -87,6 +87,8 @@ test: deps model
 	scripts/check-imports.py $(SWIFT)   # Package.swift's dependencies are what each target imports
 	$(SWIFT) build --build-tests
 	$(SWIFT) build --product generate-manual   # scripts/install.sh makes the man pages with it (install tests)
+	$(SWIFT) build --product engram-mcp
+	env PYTHONPATH=scripts /usr/bin/python3 -m docs --check $(BUILD)/debug   # docs/'s generated references are current
 	$(call swift_tests,)
 	$(call swift_tests,$(THREE_YEARS_AHEAD))
 	$(MAKE) test-sync

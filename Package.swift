@@ -179,7 +179,7 @@ let package = Package(
         .testTarget(name: "EngramClientTests", dependencies: ["EngramClient", "Indexer", "EngramApp", "EngramCore", "EngramTestSupport"]),
         .testTarget(name: "EngramTests", dependencies: ["EngramCore", "EngramTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "IntentsTests", dependencies: ["Intents", "Indexer", "EngramApp", "EngramCore", "EngramTestSupport"], resources: [.copy("Golden")]),
-        .testTarget(name: "VoiceTests", dependencies: ["Voice", "EngramCore"]),
+        .testTarget(name: "VoiceTests", dependencies: ["Voice", "EngramCore", "EngramTestSupport"]),
         .testTarget(name: "NotifierTests", dependencies: ["Notifier", "DBus", "EngramCore", "EngramTestSupport"]),
         .testTarget(name: "DaemonTests", dependencies: ["Daemon", "DBus", "EngramCore", "Indexer", "EngramApp", "Intents", "Notifier", "EngramTestSupport",
                                                   .product(name: "Logging", package: "swift-log")],

@@ -4,6 +4,7 @@ import Foundation
 import EngramApp
 import Indexer
 import Intents
+import Voice
 
 /// `engram ask "PHRASE"`: match a phrase to an intent and run it, now or later.
 struct AskCommand: ParsableCommand {
@@ -26,7 +27,7 @@ struct AskCommand: ParsableCommand {
     @Option(name: .customLong("in"), help: ArgumentHelp("Run it after this long: 10m, 1h30m, 2d.", valueName: "duration")) var after: String?
     @Option(help: ArgumentHelp("Run it the next time the clock shows HH:MM.", valueName: "time")) var at: String?
     @Option(help: ArgumentHelp("With --in/--at: alert again this often until acknowledged.", valueName: "duration")) var realert: String?
-    @Flag(help: "Read the result sentence aloud (spd-say or espeak-ng).") var speak = false
+    @Flag(help: "Say the result sentence aloud, as [voice] tts says (speech-dispatcher, else espeak-ng).") var speak = false
     @Flag(help: "Print the result as JSON.") var json = false
     @Argument(help: "The phrase.") var phrase: [String] = []
 
@@ -99,7 +100,7 @@ struct AskCommand: ParsableCommand {
                 let d = try DelayedIntentRunner(runner: runner).schedule(invocation, phrase: said.isEmpty ? nil : said, due: due, realert: every)
                 let sentence = "I'll do \(IntentCatalog.definition(invocation.name).title.lowercased()) at \(Format.dateTime(due))."
                 if json { try Terminal.printJSON(["id": d.id, "due": ISODate.format(due), "sentence": sentence]) } else { print(sentence) }
-                if speak { try Speaker.speak(sentence) }
+                if speak { try AnswerVoice.speak(sentence, settings: library.config.voice) }
                 return
             }
             let result = try runner.run(invocation)
@@ -112,7 +113,7 @@ struct AskCommand: ParsableCommand {
                     print("  \(Terminal.styled(item.id, .id))  \(Terminal.safe(Format.truncate(item.title, 70)))" + (item.detail.map { "  " + Terminal.styled(Terminal.safe(Format.truncate($0, 40)), .dim) } ?? ""))
                 }
             }
-            if speak { try Speaker.speak(result.sentence) }
+            if speak { try AnswerVoice.speak(result.sentence, settings: library.config.voice) }
         }
     }
 

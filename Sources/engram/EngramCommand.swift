@@ -23,7 +23,7 @@ struct EngramCommand: ParsableCommand {
             ImportCommand.self, ExportCommand.self, IndexCommand.self, StatsCommand.self,
             OpenCommand.self, SessionCommand.self, CaptureCommand.self, NotificationCloseCommand.self,
             AskCommand.self, ShortcutCommand.self, ContextCommand.self, AnalyticsCommand.self,
-            ConnectionsCommand.self, PrivacyCommand.self, SyncCommand.self, HandoffCommand.self,
+            ConnectionsCommand.self, PrivacyCommand.self, ConfigCommand.self, SyncCommand.self, HandoffCommand.self,
             DaemonCommand.self, MCPCommand.self, ListenCommand.self,
             FeedCommand.self,
         ])

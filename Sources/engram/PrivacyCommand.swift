@@ -17,7 +17,7 @@ struct PrivacyCommand: ParsableCommand {
         func run() throws {
             try Terminal.reporting {
                 let library = try global.library()
-                for key in ["gnome", "krunner", "feeds", "notifications"] {
+                for key in PrivacySettings.integrations {
                     print("\(key): \(library.config.disabledIntegrations.contains(key) ? "off" : "on")")
                 }
             }

@@ -5,6 +5,7 @@ import Foundation
 import EngramApp
 import Indexer
 import Intents
+import Voice
 
 /// `engram shortcut`: named multi-step shortcuts from config.toml.
 struct ShortcutCommand: ParsableCommand {
@@ -50,13 +51,13 @@ struct ShortcutCommand: ParsableCommand {
                 // and a step it is not sure of as its question with the readings as buttons.
                 if notify || !Terminal.isInteractive, let sentences = try DaemonClient().runShortcut(shortcut.name) {
                     for s in sentences { print(Terminal.safe(s)) }
-                    if speak { for s in sentences { try Speaker.speak(s) } }
+                    if speak { for s in sentences { try AnswerVoice.speak(s, settings: library.config.voice) } }
                     return
                 }
                 for r in try IntentRunner(library: library, source: "shortcut").run(shortcut) {
                     print(Terminal.safe(r.sentence))
                     for line in r.lines { print("  " + Terminal.safe(line)) }
-                    if speak { try Speaker.speak(r.sentence) }
+                    if speak { try AnswerVoice.speak(r.sentence, settings: library.config.voice) }
                 }
             }
         }

@@ -123,24 +123,23 @@ import Testing
         #expect(try e.run(["privacy", "clear-activity"]).stdout.hasPrefix("Cleared 0 activity entries"))
     }
 
-    /// `engram ask --speak` hands the speech program the very sentence it printed, as one argument.
+    /// `engram ask --speak` says the very sentence it printed, the way [voice] tts names (here speech-dispatcher).
     @Test func speakSaysThePrintedSentence() throws {
         let e = EngramProcess()
         try e.importSamples()
         let dir = NSTemporaryDirectory() + "engram-speak-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        // Stands in for espeak-ng (the real one needs a sound card): records its argv.
-        try writeScript("#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\" >> \"\(dir)/said\"; done\n", to: dir + "/espeak-ng")
-        // Only the stand-in on PATH: a speech-dispatcher installed on the machine (spd-say, which Engram prefers)
-        // must not answer instead.
+        // Stands in for spd-say (a speech service needs a sound card): records its argv. Only the stand-in is on PATH.
+        try writeScript("#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\" >> \"\(dir)/said\"; done\n", to: dir + "/spd-say")
+        try "[voice]\ntts = \"speech-dispatcher\"\n".write(toFile: e.configDir + "/config.toml", atomically: true, encoding: .utf8)
         let out = try e.run(["ask", "--speak", "memory stats"], env: ["PATH": dir])
         #expect(out.status == 0, "\(out.stderr)")
         let sentence = try #require(out.stdout.split(separator: "\n").first.map(String.init))
         #expect(sentence.hasPrefix("You have 300 memories"))
-        #expect(try String(contentsOfFile: dir + "/said", encoding: .utf8) == "--\n\(sentence)\n")
+        #expect(try String(contentsOfFile: dir + "/said", encoding: .utf8) == "--wait\n--\n\(sentence)\n")
 
         let none = try e.run(["ask", "--speak", "memory stats"], env: ["PATH": dir + "/nothing"])
-        #expect(none.status != 0 && none.stderr.contains("apt install espeak-ng"), "\(none.stderr)")
+        #expect(none.status != 0 && none.stderr.contains("apt install speech-dispatcher"), "\(none.stderr)")
     }
 }

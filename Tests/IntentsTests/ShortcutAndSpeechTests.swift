@@ -54,21 +54,6 @@ import Testing
         #expect(try String(contentsOfFile: "\(dir)/.config/i3/config.d/engram-quick-study.conf", encoding: .utf8).contains("bindsym"))
     }
 
-    /// The sentence reaches the speech program as one argument, shell characters and all, never through a shell.
-    @Test func speechGetsTheSentenceAsOneArgument() throws {
-        let dir = NSTemporaryDirectory() + "engram-speech-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let script = "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\" >> \"\(dir)/said\"; done\n"
-        try writeScript(script, to: dir + "/espeak-ng")
-        let sentence = "Found 2 memories about $(touch \(dir)/pwned); rm -rf ~ `id`."
-        try Speaker.speak(sentence, path: dir)
-        let said = try String(contentsOfFile: dir + "/said", encoding: .utf8)
-        #expect(said == "--\n" + sentence + "\n")
-        #expect(!FileManager.default.fileExists(atPath: dir + "/pwned"))
-        #expect(throws: EngramError.self) { try Speaker.speak("hi", path: dir + "/empty") }
-    }
-
     @Test func analyticsCountStudyTimePerCurriculumAndStreaks() throws {
         let lib = try TestLibrary()
         let store = lib.library.store

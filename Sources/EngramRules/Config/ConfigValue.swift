@@ -37,6 +37,10 @@ public struct ConfigProblem: Error, Equatable, Sendable {
 public protocol ConfigSection: Sendable, Equatable {
     /// The section's name in the file.
     static var sectionName: String { get }
+    /// What the section is for, in a sentence (the configuration reference's).
+    static var summary: String { get }
+    /// Its keys, as the configuration reference shows them (`ConfigReference.swift`).
+    static var keys: [ConfigKey] { get }
     /// The defaults.
     init()
     /// Takes one key of the section; unknown keys are left alone (a newer Engram's settings must not break this one).
