@@ -86,7 +86,7 @@ struct ListenCommand: ParsableCommand {
                 let mic = try AudioStream(.record)
                 notice("Listening…", "Press the key again, or pause, to stop.")
                 if !json { FileHandle.standardError.write(Data("Listening… (press the key again, or pause, to stop)\n".utf8)) }
-                var endpointer = Endpointer(silenceSeconds: settings.silenceSeconds, leadSeconds: min(5, maxSeconds ?? settings.maxSeconds))
+                var endpointer = Endpointer(silenceSeconds: settings.silenceSeconds, leadSeconds: min(settings.leadSeconds, maxSeconds ?? settings.maxSeconds))
                 let limit = maxSeconds ?? settings.maxSeconds
                 Self.watch(limit, then: unmark)
                 (audio, stopped) = try mic.record(maxSeconds: limit, endpointer: &endpointer, stop: { stopRequested.load(ordering: .relaxed) })

@@ -6,6 +6,7 @@
 ///                                # "none", or "tcp://HOST:PORT": a Wyoming voice (Piper)
 ///     max_seconds = 10           # the longest recording
 ///     silence_seconds = 0.8      # a pause this long after speech ends the recording
+///     lead_seconds = 5           # how long listening waits for you to start speaking
 ///     answer_seconds = 6         # how long a spoken question waits for "yes", "the second one" or "cancel"
 ///     model_dir = "~/models/speech"   # where the speech model is (default: installed beside Engram)
 ///
@@ -29,6 +30,7 @@ public struct VoiceSettings: ConfigSection {
     public var tts: Speech = .auto
     public var maxSeconds = 10.0
     public var silenceSeconds = 0.8
+    public var leadSeconds = 5.0
     public var answerSeconds = 6.0
     public var modelDirectory: String?
 
@@ -59,6 +61,9 @@ public struct VoiceSettings: ConfigSection {
         case "silence_seconds":
             guard let n = value.number, (0.3...10).contains(n) else { throw Self.must(key, "be a number of seconds from 0.3 to 10") }
             silenceSeconds = n
+        case "lead_seconds":
+            guard let n = value.number, (1...60).contains(n) else { throw Self.must(key, "be a number of seconds from 1 to 60") }
+            leadSeconds = n
         case "answer_seconds":
             guard let n = value.number, (0...60).contains(n) else { throw Self.must(key, "be a number of seconds from 0 to 60 (0: answers by voice are off)") }
             answerSeconds = n

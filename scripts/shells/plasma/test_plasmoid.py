@@ -186,6 +186,10 @@ class Suite:
         # folder, which a root's programs see under their own /tmp).
         self.audio = FakeAudio(os.path.join(w.base, "pulse"), w.env)
         w.env["PULSE_SERVER"] = "unix:" + (self.audio.socket[len(w.root.path):] if w.root else self.audio.socket)
+        # Push-to-talk records until the second click, however long reading the screen takes: it waits 60 s for
+        # speech (not 5) and records up to 90 s (not 10).
+        config = os.path.join(w.folders.config, "config.toml")
+        w.folders.write_config(open(config).read() + '\n[voice]\nmax_seconds = 90\nlead_seconds = 60\n')
         w.start_bus()
         # A memory about to fade, with text that is markup and code elsewhere: it leads today's review (memories due
         # within a week, oldest first). Dated from the world's clock: a quote never used leaves search 152 days after
@@ -360,10 +364,10 @@ class Suite:
             return {"failed": "OCR found no Listen button"}
         self.click(spot)
         seen["recording"] = self.audio.wait_for_recorder(30)
-        self.audio.say(b"", then_silence=10.0)  # a quiet room: nothing ends the recording but the second click
+        self.audio.say(b"", then_silence=60.0)  # a quiet room: nothing ends the recording but the second click
         _, text, _ = v.wait_text("listening", ["Stop listening"], 20)
         seen["lit"] = "stoplistening" in squash(text)
-        stop = self.find_word(v, "listening", "stop-listening", last=True)
+        stop = self.find_word(v, "listening", "stop-listening", last=True)  # the button's (the message says "Listening…")
         if stop is None:
             return dict(seen, failed=f"OCR found no Stop listening button: {text[:200]!r}")
         self.click(stop)
@@ -373,6 +377,7 @@ class Suite:
             seen["after"] = v.read("listened")[1]
             return "stoplistening" not in squash(seen["after"]) and "listen" in squash(seen["after"])
         eventually(out, 20, 0.5)
+        seen["session"] = (self.feed("session").get("session") or {}).get("state")
         return seen
 
     def listened(self):
@@ -382,6 +387,7 @@ class Suite:
         expect(seen.get("lit"), "while it recorded, the button did not say Stop listening")
         expect(seen.get("stopped"), "the second click did not end the recording")
         expect("stoplistening" not in squash(seen.get("after", "")), f"the button still says Stop listening: {seen.get('after', '')[:200]!r}")
+        expect(seen.get("session") == "paused", f"listening to a quiet room left the session {seen.get('session')!r}, not paused")
         return "Listen → engram listen recorded from the microphone, the button said Stop listening → clicked → it stopped"
 
     def click_pause(self, v):
