@@ -42,15 +42,22 @@ public enum AnswerVoice {
         p.arguments = ["--wait", "--", sentence]
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
-        try p.run()
         // A speech service that never answers (one that cannot reach the audio server, or starts too slowly) must
         // not keep listening from ending: the answer is then said in process instead. A sentence is spoken at
-        // about three words a second; beyond twice that and five seconds more, spd-say is given up on.
+        // about three words a second; beyond twice that and five seconds more, spd-say is given up on, and what it
+        // handed over is cancelled, so a late voice never says it a second time over the other.
         let limit = 5.0 + 2.0 * Double(sentence.split(separator: " ").count) / 3.0
         let done = DispatchSemaphore(value: 0)
         p.terminationHandler = { _ in done.signal() }
-        if p.isRunning, done.wait(timeout: .now() + limit) == .timedOut {
+        try p.run()
+        if done.wait(timeout: .now() + limit) == .timedOut {
             p.terminate()
+            let cancel = Process()
+            cancel.executableURL = URL(fileURLWithPath: spd)
+            cancel.arguments = ["--cancel"]
+            cancel.standardOutput = FileHandle.nullDevice
+            cancel.standardError = FileHandle.nullDevice
+            try? cancel.run()  // not waited for: a service that hangs would hang this too
             throw VoiceUnavailable("speech-dispatcher did not answer within \(Int(limit)) s")
         }
         p.waitUntilExit()

@@ -86,10 +86,16 @@ def mcp_tools(engram_mcp):
                    XDG_RUNTIME_DIR=folder)
         env.pop("DBUS_SESSION_BUS_ADDRESS", None)
         p = subprocess.run([engram_mcp], input=data, capture_output=True, env=env, timeout=60)
-    replies = [json.loads(l) for l in p.stdout.splitlines() if l.strip()]
+    replies = []
+    for line in p.stdout.splitlines():
+        try:
+            replies.append(json.loads(line))
+        except ValueError:
+            pass  # not a reply: said below if no list comes
     tools = next((r["result"]["tools"] for r in replies if r.get("id") == 2 and "result" in r), None)
     if tools is None:
-        sys.exit(f"docs: {engram_mcp} did not list its tools: {p.stderr.decode(errors='replace')[-300:]}")
+        sys.exit(f"docs: {engram_mcp} did not list its tools (exit status {p.returncode}): "
+                 f"{p.stderr.decode(errors='replace')[-300:]}")
     out = ["| tool | arguments | what it does | kind |", "|---|---|---|---|"]
     for t in tools:
         schema = t.get("inputSchema", {})

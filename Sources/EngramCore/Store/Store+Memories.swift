@@ -126,7 +126,7 @@ extension Store {
                 SELECT *, created AS placeCreated FROM memory
                 WHERE ?1 IS NULL OR created < ?1 OR (created = ?1 AND id < ?2)
                 ORDER BY created DESC, id DESC LIMIT ?3
-                """, arguments: [after?.created, after?.id, limit + 1])
+                """, arguments: [after?.created, after?.id, limit == .max ? limit : limit + 1])
             let shown = rows.prefix(limit)
             let memories = try shown.map { try Memory(row: $0) }
             let next = rows.count > limit ? shown.last.flatMap { row in

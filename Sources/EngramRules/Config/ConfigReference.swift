@@ -98,7 +98,7 @@ extension VoiceSettings {
         ConfigKey("silence_seconds", takes: "seconds from 0.3 to 10", default: .number(0.8), example: .number(1.2),
                   "a pause this long after you speak ends the recording"),
         ConfigKey("lead_seconds", takes: "seconds from 1 to 60", default: .number(5), example: .number(20),
-                  "how long listening waits for you to start speaking before it ends, having heard nothing"),
+                  "how long listening waits for you to start speaking before it ends, having heard nothing (at most `max_seconds`)"),
         ConfigKey("answer_seconds", takes: "seconds from 0 to 60 (0: off)", default: .number(6), example: .number(0),
                   "how long a question waits for a spoken answer (“yes”, “the second one”, “cancel”)"),
         ConfigKey("model_dir", takes: "a folder's full path (`~/` is your home)", default: nil,

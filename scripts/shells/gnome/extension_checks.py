@@ -374,7 +374,7 @@ def push_to_talk_from_the_menu(ctx):
     expect(not ctx.indicator()["listening"], "the top bar's microphone is lit before anything listens")
     ctx.activate("engram-listen")
     expect(audio.wait_for_recorder(20), "nothing recorded from the microphone after Listen (engram listen, started by the daemon)")
-    audio.say(b"", then_silence=8.0)  # a quiet room: no speech, nothing to end the recording but the second press
+    audio.say(b"", then_silence=60.0)  # a quiet room: no speech, nothing to end the recording but the second press
     expect(eventually(lambda: ctx.indicator()["listening"] and ctx.prop("Listening"), 10),
            f"while it records, the top bar's microphone is {'lit' if ctx.indicator()['listening'] else 'out'} and Listening is {ctx.prop('Listening')}")
     ctx.screenshot("button-listening.png")

@@ -239,7 +239,6 @@ class GnomeShell:
     def watch_reloads(self):
         """Records why the shell reloads its remote search providers (the signals that make it: an app installed or
         removed, the search-providers settings), with the time, in global._engramReloads."""
-        self.reloads_met = []
         self.eval(WATCH_RELOADS_JS)
 
     def reloaded(self):
@@ -248,8 +247,6 @@ class GnomeShell:
         provider when an app is installed or a search setting changes (search.js `_reloadRemoteProviders`), and
         does not search again until the text changes: a person would see every remote section vanish."""
         return self.eval(RESEARCH_JS)
-
-    reloads_met = []  # the provider reloads a wait met and searched again after (reported by the suite)
 
     def sections(self):
         """Every remote provider's drawn section: {provider: {visible, rows}}."""
@@ -282,7 +279,6 @@ class GnomeShell:
             if why is None or not eventually(probe, timeout, 0.1):
                 raise Failed(f"Engram's rows never came right; last drawn: {describe(seen)}"
                              + (f" (the shell reloaded its providers after the search: {why}, and searched again)" if why else ""))
-            self.reloads_met.append(why)
             print(f"note: gnome-shell reloaded its search providers after the search ({why}); searched again, as the "
                   f"next keystroke would, and Engram's rows came", flush=True)
         return seen

@@ -73,9 +73,10 @@ class Suite:
         self.audio = FakeAudio(os.path.join(self.world.base, "pulse"), self.world.env)
         socket = self.audio.socket[len(root.path):] if root else self.audio.socket
         self.world.env["PULSE_SERVER"] = "unix:" + socket
-        # Push-to-talk records until the second press, however slow the shell is to answer: it waits 60 s for speech.
+        # Push-to-talk records until the second press, however slow the shell is to answer: it waits 60 s for
+        # speech (not 5) and records up to 90 s (not 10).
         config = os.path.join(self.world.folders.config, "config.toml")
-        self.world.folders.write_config(open(config).read() + '\n[voice]\nlead_seconds = 60\n')
+        self.world.folders.write_config(open(config).read() + '\n[voice]\nmax_seconds = 90\nlead_seconds = 60\n')
         self.shell = GnomeShell(self.world)
         self.report = shellkit.Report("gnome-extension" + (" (Debian 13)" if root else ""), out)
         self.ctx = Context(self.shell, self.world, self.world.engram, LEGACY_UUID, out,

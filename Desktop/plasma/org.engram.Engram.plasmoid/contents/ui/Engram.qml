@@ -20,7 +20,8 @@ Item {
     property string daemon: "unknown"    // yes | no | unknown (no dbus-send)
     property bool listening: false       // the daemon's Listening: push-to-talk records, started from anywhere
     property bool listenRunning: false   // this widget's own `engram listen` has not ended yet
-    readonly property bool micLit: listening || listenRunning
+    property bool listenStopped: false   // Stop listening was clicked: what remains is understanding and answering
+    readonly property bool micLit: listening || (listenRunning && !listenStopped)
     property string actionMessage: ""    // what the last action printed
     property bool actionFailed: false
     property int refreshes: 0
@@ -141,8 +142,13 @@ Item {
     // Push-to-talk: starts `engram listen` (it ends on a pause, and its output is what it heard and did), or, while
     // anything listens, stops it as a second press of the key does.
     function listen() {
-        if (micLit) { act(Logic.listenCommand(true)); return; }
+        if (micLit) {
+            listenStopped = true;
+            act(Logic.listenCommand(true));
+            return;
+        }
         listenRunning = true;
+        listenStopped = false;
         actionMessage = "Listening…";
         actionFailed = false;
         run(Logic.listenCommand(false), function (stdout, code) {
