@@ -241,6 +241,27 @@ class GnomeShell:
         removed, the search-providers settings), with the time, in global._engramReloads."""
         self.eval(WATCH_RELOADS_JS)
 
+    def settle(self, timeout=10.0):
+        """Waits for the reload a starting shell makes of its own: its app cache's first refresh ends in
+        installed-changed a few seconds after the shell is ready (seen 4–7 s in both 43 and 48, with nothing
+        installed and no search made), and that reload drops whatever search is on screen. Returns the seconds
+        waited and whether it came; a shell that makes none is waited for timeout seconds."""
+        began = time.monotonic()
+        came = eventually(lambda: any(r.startswith("installed-changed") for r in self.reload_reasons()), timeout, 0.2)
+        return time.monotonic() - began, came is True
+
+    def reload_reasons(self):
+        """Why and when the shell reloaded its providers so far (after `watch_reloads`), oldest first."""
+        return self.eval_quiet("JSON.stringify(global._engramReloads || [])") or []
+
+    def reload_count(self):
+        return len(self.reload_reasons())
+
+    def provider_replaced(self):
+        """True when the shell replaced Engram's provider object since the last search (a reload)."""
+        return self.eval(f"""(() => {{ const sr = Main.overview._overview.controls._searchController._searchResults;
+          const p = sr._providers.find(p => p.id === '{PROVIDER}'); return !p || !p._engramSearched ? 'yes' : 'no'; }})()""") == "yes"
+
     def reloaded(self):
         """If the shell replaced Engram's provider (and its section, hidden) since the last search, searches again
         as the next keystroke would and returns why it reloaded; else None. GNOME Shell reloads every remote
