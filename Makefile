@@ -16,7 +16,7 @@ SUITE = env PYTHONPATH=$(CURDIR)/scripts /usr/bin/python3 -m
 # without a Swift toolchain. Debug builds link it dynamically.
 STATIC_release = --static-swift-stdlib
 
-.PHONY: all deps model build release run demo deb test-deb test test-voice test-dates test-dates-once test-unit test-e2e test-mcp test-window screenshots test-sync test-widgets test-shells man completions install clean bench bench-sync stress check-figures
+.PHONY: all deps model build release run demo deb test-deb test test-voice test-dates test-dates-once test-unit test-e2e test-mcp test-window screenshots test-sync test-widgets test-shells man completions install clean bench bench-smoke bench-sync stress check-figures
 
 all: build
 
@@ -97,6 +97,7 @@ test: deps model
 	$(MAKE) test-shells
 	$(MAKE) test-mcp
 	$(MAKE) test-voice
+	$(MAKE) bench-smoke
 	$(MAKE) test-window
 
 # Every suite that holds dates, with Engram's clock (and every fixture, dated from it) a year and then three years
@@ -205,6 +206,34 @@ bench: model
 	@scripts/install-voice-peers.sh
 	dbus-run-session -- $(SUITE) voice.bench $(BUILD)/release/engram $(BENCH_OUT)/voice
 	$(SUITE) voice.heldout $(BUILD)/release/engram $(BENCH_OUT)/voice-heldout
+
+# Every part of make bench and make stress once, on a few items, with the debug build (a few minutes; make test runs
+# it): a part that can no longer run fails here, not in the next person's hour-long run. Each part's own checks are
+# still made (the indexes agree, the window's first row is engram search's, every voice reading parses, ...); its
+# figures are not docs/performance.md's or docs/reliability.md's and carry no marker. Results in $(SMOKE_OUT).
+SMOKE_OUT ?= $(CURDIR)/$(BUILD)/smoke
+SMOKE_DEBIAN = --docs 60 --queries 10
+bench-smoke: deps model
+	@scripts/install-deps.sh --bench
+	@scripts/install-deps.sh --stress
+	@scripts/install-deps.sh --voice
+	@scripts/install-voice-peers.sh
+	$(SWIFT) build --product engram
+	$(SWIFT) build --product engram-bench
+	$(SWIFT) build --product engram-feed
+	$(SWIFT) build --product engram-mcp
+	$(SWIFT) build --product engram-app
+	rm -rf $(SMOKE_OUT) && mkdir -p $(SMOKE_OUT)
+	ENGRAM_MODEL_DIR=none dbus-run-session -- $(SUITE) bench.run $(BUILD)/debug/engram $(BUILD)/debug/engram-bench $(SMOKE_OUT)/bench --smoke
+	env -u ENGRAM_MODEL_DIR $(SUITE) bench.meaning_bench $(SMOKE_OUT)/meaning --engram $(BUILD)/debug/engram $(SMOKE_DEBIAN) --models e5-small-q4.bin
+	env -u ENGRAM_MODEL_DIR $(SUITE) bench.fusion_tune $(SMOKE_OUT)/meaning $(SMOKE_DEBIAN) --grid shipped
+	env -u ENGRAM_MODEL_DIR $(SUITE) bench.passage_length $(SMOKE_OUT)/meaning $(SMOKE_DEBIAN) --speed-docs 16
+	env -u ENGRAM_MODEL_DIR $(SUITE) bench.meaning_floor $(SMOKE_OUT)/meaning-floor $(SMOKE_DEBIAN) --meaning-out $(SMOKE_OUT)/meaning
+	env -u ENGRAM_MODEL_DIR BENCH_CORPUS_10K=$(SMOKE_OUT)/bench/work/corpus-10k.jsonl dbus-run-session -- $(SUITE) bench.meaning_speed $(BUILD)/debug/engram $(BUILD)/debug/engram-bench $(SMOKE_OUT)/meaning-speed --smoke
+	dbus-run-session -- $(SUITE) voice.bench $(BUILD)/debug/engram $(SMOKE_OUT)/voice --smoke
+	$(SUITE) voice.heldout $(BUILD)/debug/engram $(SMOKE_OUT)/voice-heldout --smoke
+	scripts/stress/query-fuzz/build.sh $(BUILD)/stress >/dev/null 2>&1 || echo "the libFuzzer build failed: stress part 4 will say why"
+	STRESS_SMOKE=1 ENGRAM=$(BUILD)/debug/engram ENGRAM_FEED=$(BUILD)/debug/engram-feed STRESS_OUT=$(SMOKE_OUT)/stress $(SUITE) stress
 
 # Sync's figures (docs/performance.md, "Sync"): 10,000 Debian memories to a new device through two Syncthings on loopback,
 # the log's size, apply throughput and capture-to-searchable between the two. ~1 minute after the release build.

@@ -60,9 +60,11 @@ def compare_answers(engram_ids, python_ids):
 
 def measure(bench):
     if not os.environ.get("DBUS_SESSION_BUS_ADDRESS"):
+        if bench.smoke:
+            raise SystemExit("bench: no session bus, so the daemon's part would be skipped (run under dbus-run-session)")
         bench.r["notes"].append("daemon: not measured (no session bus; `make bench` runs the bench under dbus-run-session)")
         return
-    rounds = 2 if bench.quick else 10
+    rounds = 1 if bench.smoke else 2 if bench.quick else 10
     log = open(os.path.join(bench.work, "daemon.log"), "w")
     daemon = Daemon(bench.engram, bench.env, log, args=("--data-dir", bench.data)).spawn()
     py = None
@@ -137,7 +139,7 @@ def measure(bench):
         app = dbus.Interface(bus.get_object(NAME, "/org/engram/Engram", introspect=False), "org.engram.Engram1")
         provider = dbus.Interface(bus.get_object(NAME, PROVIDER_PATH, introspect=False), "org.gnome.Shell.SearchProvider2")
         ms, cli_ms = [], []
-        for i in range(5 if bench.quick else 20):
+        for i in range(2 if bench.smoke else 5 if bench.quick else 20):
             word = "zq" + uuid.uuid4().hex[:10]
             t0 = time.perf_counter()
             app.Remember("bench capture %s" % word, "note", dbus.Array([], signature="s"), "", "", timeout=30)
@@ -146,7 +148,7 @@ def measure(bench):
                     raise SystemExit("bench: a captured memory was not searchable after 10 s")
                 time.sleep(0.002)
             ms.append((time.perf_counter() - t0) * 1000)
-        for i in range(3 if bench.quick else 10):
+        for i in range(1 if bench.smoke else 3 if bench.quick else 10):
             word = "zq" + uuid.uuid4().hex[:10]
             t0 = time.perf_counter()
             subprocess.run(bench.eng("remember", "bench capture %s" % word), env=bench.env, check=True, stdout=subprocess.DEVNULL)

@@ -48,8 +48,8 @@ def measure(bench):
     with open(cached, "w") as f:
         f.write(out)
     cmds.append(("cat", ["cat", cached]))
-    runs = 20 if bench.quick else 60
-    times, interrupted = time_runs(cmds, env, warmup=10, runs=runs)
+    runs = 3 if bench.smoke else 20 if bench.quick else 60
+    times, interrupted = time_runs(cmds, env, warmup=1 if bench.smoke else 10, runs=runs)
     res = {}
     for name, (ms, cpu) in times.items():
         res[name] = {"p50_ms": round(pct(ms, 50), 3), "p99_ms": round(pct(ms, 99), 3), "cpu_p50_ms": round(pct(cpu, 50), 3),

@@ -57,14 +57,17 @@ def main():
     ap.add_argument("out", nargs="?", default=os.path.join(MAIN, "bench-out/meaning"))
     ap.add_argument("--engram", default=None, help="default: OUT/engram-under-test, the binary meaning_bench measured")
     ap.add_argument("--lists", default="/var/lib/apt/lists")
+    ap.add_argument("--docs", type=int, default=3000, help="as meaning_bench was run (its worlds hold these documents)")
+    ap.add_argument("--queries", type=int, default=500)
+    ap.add_argument("--grid", choices=["all", "shipped"], default="all", help="shipped: the shipped weights only (a smoke run)")
     args = ap.parse_args()
     out = os.path.abspath(args.out)
     binary = args.engram or os.path.join(out, "engram-under-test")
     if not os.path.exists(binary):
         raise BenchError("no engram binary at %s" % binary)
     started = time.monotonic()
-    docs, syn, _ = debian_set(args.lists, 3000, 500, 12, os.path.join(out, "debian-translation"))
-    deb_q = syn + debian_questions(docs, os.path.join(HERE, "debian_questions.jsonl"))
+    docs, syn, meta = debian_set(args.lists, args.docs, args.queries, 12, os.path.join(out, "debian-translation"))
+    deb_q = syn + debian_questions(docs, os.path.join(HERE, "debian_questions.jsonl"), missing=meta["missing"])[0]
     s_docs, s_q, _ = samples_set(os.path.join(ROOT, "Samples/memories.jsonl"), os.path.join(HERE, "meaning_questions.jsonl"))
     sets = [("debian", world(out, "engram-debian-e5-small-q4", binary), {d["id"] for d in docs}, deb_q),
             ("samples", world(out, "engram-samples-e5-small-q4", binary), {d["id"] for d in s_docs}, s_q)]
@@ -83,17 +86,18 @@ def main():
                 per[g] = score(ranked, [q for q in qs if q["group"] == g])["mrr10"]
         return per
 
+    grid = [SHIPPED] if args.grid == "shipped" else GRID
     tuning = {}
-    for fusion in GRID:
+    for fusion in grid:
         per = tuning[fusion] = mrr_by_group("tuning", fusion)
         print("tuning k=%g words=%g: %s" % (fusion + ({g: round(v, 3) for g, v in per.items()},)), file=sys.stderr, flush=True)
     names = sorted(next(iter(tuning.values())))
     for g in names:
-        if all(tuning[f][g] == 0 for f in GRID):
+        if all(tuning[f][g] == 0 for f in grid):
             raise BenchError("every setting scores 0 on %s/tuning: a broken run" % g)
-    best = max(GRID, key=lambda f: (sum(tuning[f].values()) / len(names), f == SHIPPED))
+    best = max(grid, key=lambda f: (sum(tuning[f].values()) / len(names), f == SHIPPED))
     held = {fusion: mrr_by_group("held-out", fusion) for fusion in sorted({best, SHIPPED, BEFORE})}
-    result = {"grid": [{"k": f[0], "words": f[1], "tuning": tuning[f]} for f in GRID],
+    result = {"grid": [{"k": f[0], "words": f[1], "tuning": tuning[f]} for f in grid],
               "best": {"k": best[0], "words": best[1]}, "shipped": {"k": SHIPPED[0], "words": SHIPPED[1]},
               "held_out": [{"k": f[0], "words": f[1], "held_out": held[f]} for f in held],
               "seconds": round(time.monotonic() - started, 1), "engram": binary}
@@ -101,7 +105,7 @@ def main():
         json.dump(result, f, indent=1)
     lines = ["| weights (k, words : meaning 1) | " + " | ".join("%s tuning" % g for g in names) + " | mean |",
              "|---|" + "---:|" * (len(names) + 1)]
-    for f in GRID:
+    for f in grid:
         mark = " **best**" if f == best else (" (shipped)" if f == SHIPPED else "")
         lines.append("| %g, %g%s | " % (f[0], f[1], mark) + " | ".join("%.3f" % tuning[f][g] for g in names)
                      + " | %.3f |" % (sum(tuning[f].values()) / len(names)))

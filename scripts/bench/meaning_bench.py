@@ -4,8 +4,9 @@
 Two sets, one run, the same documents for every row:
 
 * debian: documents are Debian's long package descriptions (the unique ones, by Description-md5, without their
-  synopsis line), a fixed seeded subset; queries are the synopses of a fixed seeded sample of those packages; the
-  judged answer to a query is its own description. MRR@10 and Recall@10.
+  synopsis line), the 3,000 named in debian_corpus.txt; queries are the synopses of the 500 it marks, and the
+  written questions in debian_questions.jsonl; the judged answer to a query is its own description. MRR@10 and
+  Recall@10. A named description missing from this machine's lists is left out with its queries, and said.
 * samples: the natural questions in meaning_questions.jsonl over Samples/memories.jsonl, each with every memory
   that answers it. success@5 and MRR@10 (rank of the first judged memory).
 
@@ -36,6 +37,7 @@ import time
 import numpy as np
 import xapian
 
+from bench.timing import release_date
 from engramtest.report import write_results
 
 from engramtest import ROOT
@@ -167,9 +169,21 @@ def parse_translation(text):
     return out
 
 
-def debian_set(lists_dir, n_docs, n_queries, seed, snapshot_dir):
-    """The documents and queries. The Translation-en files are copied into the output folder, and that copy is
-    used when apt's lists no longer have them (a plain `apt-get update` removes them)."""
+CORPUS = os.path.join(HERE, "debian_corpus.txt")
+CORPUS_HEAD = """\
+# The Debian quality set of make bench, named by content: one document per line, its Description-md5 (the md5 of the
+# description as Debian's Translation-en files carry it), its package, and "q" when its synopsis is one of the
+# queries. The bench builds the texts from the apt lists it finds; a description gone from them (a point release
+# changed or dropped it) is left out, with every query and written question that needs it, and both counts are
+# reported beside the figures. Written once by `meaning_bench.py --write-corpus` (seed %d, %d documents, %d
+# synopsis queries, every package debian_questions.jsonl names); never rewritten to follow apt.
+"""
+
+
+def debian_pool(lists_dir, snapshot_dir):
+    """Every unique Debian description in the Translation-en files found, by Description-md5: {md5: (package, md5,
+    synopsis, long text)}, with the files' record. The files are copied into snapshot_dir, and that copy is used when
+    apt's lists no longer have them (a plain `apt-get update` removes them)."""
     files = translation_files(lists_dir)
     source = "apt lists"
     if files:
@@ -178,6 +192,8 @@ def debian_set(lists_dir, n_docs, n_queries, seed, snapshot_dir):
             os.remove(old)
         for p in files:
             shutil.copy2(p, snapshot_dir)
+            if os.path.exists(release_file(p)):
+                shutil.copy2(release_file(p), snapshot_dir)
     else:
         files = translation_files(snapshot_dir)
         source = "copy in %s (apt's lists have none now)" % snapshot_dir
@@ -198,35 +214,117 @@ def debian_set(lists_dir, n_docs, n_queries, seed, snapshot_dir):
     for md5 in sorted(by_md5):
         r = by_md5[md5]
         by_text.setdefault(r[3], r)
-    pool = sorted(by_text.values(), key=lambda r: r[1])
-    if n_docs <= 0 or n_docs >= len(pool):
-        chosen = list(pool)
-    else:
-        chosen = sorted(random.Random(seed).sample(pool, n_docs), key=lambda r: r[1])
+    pool = {r[1]: r for r in by_text.values()}
+    meta = {"files": [{"path": p, "sha256": sha256_file(p), "date": release_date(release_file(p))} for p in files], "source": source,
+            "stanzas": len(records), "unique_md5": len(by_md5), "unique_text": len(pool)}
+    return pool, meta
+
+
+def release_file(path):
+    """The Release file a Translation file came with (apt keeps it beside it, as …_InRelease)."""
+    return os.path.join(os.path.dirname(path),
+                        re.sub(r"_[^_]+_i18n_Translation-en.*$", "_InRelease", os.path.basename(path)))
+
+
+def read_corpus(path=CORPUS):
+    """The named documents: [(md5, package, is_query)] in the file's order."""
+    out = []
+    with open(path, encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            if not line.strip() or line.startswith("#"):
+                continue
+            parts = line.split()
+            if len(parts) not in (2, 3) or (len(parts) == 3 and parts[2] != "q") or not re.fullmatch(r"[0-9a-f]{32}", parts[0]):
+                raise BenchError("%s:%d: expected \"MD5 PACKAGE [q]\", read %r" % (path, n, line.rstrip("\n")))
+            out.append((parts[0], parts[1], len(parts) == 3))
+    return out
+
+
+def debian_set(lists_dir, n_docs, n_queries, seed, snapshot_dir, corpus=CORPUS):
+    """The documents and queries: the corpus file's named descriptions found in the lists (the first n_docs of
+    them when n_docs is smaller, for a smoke run) and the synopses of those marked "q" (at most n_queries). The
+    meta says how many were named and how many found, and names the first that were not. seed only matters to
+    --write-corpus."""
+    pool, meta = debian_pool(lists_dir, snapshot_dir)
+    named = read_corpus(corpus)
+    if 0 < n_docs < len(named):
+        named = named[:n_docs]
+    found = [(pool[m], q) for m, _, q in named if m in pool]
+    missing = [p for m, p, _ in named if m not in pool]
+    found.sort(key=lambda r: r[0][1])
     docs = [{"id": "d%05d" % (i + 1), "package": r[0], "md5": r[1], "synopsis": r[2], "text": r[3]}
-            for i, r in enumerate(chosen)]
-    qrng = random.Random(seed * 1000003 + 17)
-    picked = qrng.sample(range(len(docs)), min(n_queries, len(docs)))
-    queries = [{"qid": "q%03d" % (i + 1), "q": docs[j]["synopsis"], "answers": [docs[j]["id"]],
-                "package": docs[j]["package"], "group": "synopses"} for i, j in enumerate(picked)]
-    meta = {"files": [{"path": p, "sha256": sha256_file(p)} for p in files], "source": source, "stanzas": len(records),
-            "unique_md5": len(by_md5), "unique_text": len(pool), "docs": len(docs), "queries": len(queries),
-            "seed": seed, "doc_chars_mean": round(statistics.mean(len(d["text"]) for d in docs), 1)}
+            for i, (r, _) in enumerate(found)]
+    queries = [{"qid": "q%03d" % (i + 1), "q": d["synopsis"], "answers": [d["id"]], "package": d["package"],
+                "group": "synopses"} for i, d in enumerate(d for d, (_, q) in zip(docs, found) if q)][:n_queries]
+    named_queries = sum(1 for _, _, q in named if q)
+    if not docs:
+        raise BenchError("none of the %d descriptions %s names is in the Translation-en files found (%s)"
+                         % (len(named), os.path.relpath(corpus, ROOT), meta["source"]))
+    meta.update({"corpus": os.path.relpath(corpus, ROOT), "named_docs": len(named), "docs": len(docs),
+                 "missing_docs": len(missing), "missing_packages": missing[:20], "missing": missing, "named_queries": min(named_queries, n_queries),
+                 "queries": len(queries), "doc_chars_mean": round(statistics.mean(len(d["text"]) for d in docs), 1)})
+    if missing:
+        log("meaning_bench: %d of the %d named descriptions are not in the lists found (first: %s); they and the "
+            "queries that need them are left out" % (len(missing), len(named), ", ".join(missing[:5])))
     return docs, queries, meta
 
 
-def debian_questions(docs, path):
+def write_corpus(lists_dir, snapshot_dir, path, n_docs, n_queries, seed, questions_path):
+    """Names the Debian set once: a seeded sample of the unique descriptions, every package the written questions
+    name, and a seeded sample of them whose synopses are queries."""
+    pool, _ = debian_pool(lists_dir, snapshot_dir)
+    by_package = {r[0]: r for r in pool.values()}
+    wanted = []
+    for n, q in read_jsonl(questions_path):
+        if q.get("package") not in by_package:
+            raise BenchError("%s:%d: package %r has no unique description in the lists" % (questions_path, n, q.get("package")))
+        wanted.append(by_package[q["package"]][1])
+    rng = random.Random(seed)
+    rest = sorted(set(pool) - set(wanted))
+    chosen = sorted(set(wanted) | set(rng.sample(rest, n_docs - len(set(wanted)))))
+    queries = set(random.Random(seed * 1000003 + 17).sample(chosen, n_queries))
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(CORPUS_HEAD % (seed, n_docs, n_queries))
+        for m in chosen:
+            f.write("%s %s%s\n" % (m, pool[m][0], " q" if m in queries else ""))
+    log("meaning_bench: named %d documents (%d for the written questions) and %d queries in %s" % (
+        len(chosen), len(set(wanted)), len(queries), path))
+
+
+def debian_availability(meta):
+    """One sentence: how much of the named set the lists had, and what was left out."""
+    dates = sorted({f["date"] for f in meta.get("files", []) if f.get("date")})
+    text = "Of the %d descriptions %s names, %d were in the lists (%s%s); %d of %d synopsis queries" % (
+        meta["named_docs"], meta["corpus"], meta["docs"], meta["source"],
+        ", dated " + " / ".join(dates) if dates else "", meta["queries"], meta["named_queries"])
+    if "written_questions" in meta:
+        text += " and %d of %d written questions" % (
+            meta["written_questions"], meta["written_questions"] + meta.get("written_questions_left_out", 0))
+    text += " could be asked."
+    if meta["missing_docs"]:
+        text += " Not found: %s%s." % (", ".join(meta["missing_packages"][:10]), "…" if meta["missing_docs"] > 10 else "")
+    return text
+
+
+def debian_questions(docs, path, corpus=CORPUS, missing=()):
     """The written questions over the Debian documents (scripts/bench/debian_questions.jsonl): what a person with a need
     would ask, written by a helper from a package's long description alone, never its name or synopsis, before any
-    ranking saw them. The judged answer is the package's description; a package not among the documents is an error."""
+    ranking saw them. The judged answer is the package's description. A question whose package is named in the
+    corpus but missing from the lists (debian_set's meta["missing"]) is left out, returned second by package; one
+    outside a smaller set (--docs) is not asked; one whose package the corpus does not name is an error."""
     by_package = {d["package"]: d["id"] for d in docs}
-    out = []
+    named = {p for _, p, _ in read_corpus(corpus)}
+    out, left_out = [], []
     for n, q in read_jsonl(path):
-        if not q.get("q") or q.get("package") not in by_package:
-            raise BenchError("%s:%d: needs \"q\" and a \"package\" among the %d documents" % (path, n, len(docs)))
+        if not q.get("q") or q.get("package") not in named:
+            raise BenchError("%s:%d: needs \"q\" and a \"package\" that %s names" % (path, n, os.path.relpath(corpus, ROOT)))
+        if q["package"] not in by_package:
+            if q["package"] in missing:
+                left_out.append(q["package"])
+            continue
         out.append({"qid": "w%03d" % n, "q": q["q"], "answers": [by_package[q["package"]]], "package": q["package"],
                     "group": "questions"})
-    return out
+    return out, left_out
 
 
 def read_jsonl(path):
@@ -764,9 +862,11 @@ def markdown(results):
     for set_name, res in results["sets"].items():
         meta = res["meta"]
         if set_name == "debian":
-            lines.append("### Debian descriptions: %d documents, %d synopses as queries (seed %d)%s" % (
-                meta["docs"], meta["queries"], meta["seed"],
+            lines.append("### Debian descriptions: %d documents, %d synopses as queries%s" % (
+                meta["docs"], meta["queries"],
                 ", and %d written questions" % meta["written_questions"] if meta.get("written_questions") else ""))
+            lines.append("")
+            lines.append(debian_availability(meta))
             lines.append("")
             lines.append("| Row | Model | MRR@10 | Recall@10 | empty | Note |")
             lines.append("|---|---|---:|---:|---:|---|")
@@ -875,10 +975,21 @@ def main():
     ap.add_argument("--questions", default=os.path.join(HERE, "meaning_questions.jsonl"))
     ap.add_argument("--debian-questions", default=os.path.join(HERE, "debian_questions.jsonl"),
                     help="written natural questions over the Debian documents ('' for none)")
+    ap.add_argument("--corpus", default=CORPUS, help="the named Debian documents (default: %(default)s)")
+    ap.add_argument("--write-corpus", action="store_true",
+                    help="name a new Debian set in --corpus from the lists (--docs, --queries, --seed), then stop")
     args = ap.parse_args()
 
     out_dir = os.path.abspath(args.out)
     os.makedirs(out_dir, exist_ok=True)
+    if args.write_corpus:
+        try:
+            write_corpus(args.lists, os.path.join(out_dir, "debian-translation"), args.corpus, args.docs, args.queries,
+                         args.seed, args.debian_questions)
+        except BenchError as e:
+            print("meaning_bench: FAILED: %s" % e, file=sys.stderr)
+            sys.exit(1)
+        return
     models = [m for m in args.models.split(",") if m]
     binary = None if args.skip_engram else engram_binary(args.engram)
     if binary and not args.no_copy_engram:
@@ -914,11 +1025,12 @@ def main():
                     lambda: write(False))
         if args.only in (None, "debian"):
             docs, queries, meta = debian_set(args.lists, args.docs, args.queries, args.seed,
-                                             os.path.join(out_dir, "debian-translation"))
+                                             os.path.join(out_dir, "debian-translation"), args.corpus)
             if args.debian_questions:
-                written = debian_questions(docs, args.debian_questions)
+                written, left_out = debian_questions(docs, args.debian_questions, args.corpus, meta["missing"])
                 queries = queries + written
                 meta["written_questions"] = len(written)
+                meta["written_questions_left_out"] = len(left_out)
                 meta["written_questions_sha256"] = sha256_file(args.debian_questions)
             results["sets"] = {"debian": {"rows": [], "timings": {}, "meta": meta}, **results["sets"]}
             run_set("debian", docs, queries, args, out_dir, models, binary, results["sets"]["debian"],

@@ -37,11 +37,14 @@ def fail(msg):
 
 
 def main():
-    if len(sys.argv) < 4:
-        fail("usage: meaning_speed.py ENGRAM ENGRAM_BENCH OUT_DIR [QUESTIONS.jsonl]")
-    engram, bench, out = (os.path.realpath(a) for a in sys.argv[1:4])
-    questions_path = sys.argv[4] if len(sys.argv) > 4 else os.path.join(ROOT, "scripts/bench/meaning_questions.jsonl")
-    questions = [json.loads(l)["q"] for l in open(questions_path) if l.strip()]
+    # --smoke (make test): 5 questions, 2,000 synthetic vectors, one round each way; every check still made.
+    smoke = "--smoke" in sys.argv
+    argv = [a for a in sys.argv if a != "--smoke"]
+    if len(argv) < 4:
+        fail("usage: meaning_speed.py ENGRAM ENGRAM_BENCH OUT_DIR [QUESTIONS.jsonl] [--smoke]")
+    engram, bench, out = (os.path.realpath(a) for a in argv[1:4])
+    questions_path = argv[4] if len(argv) > 4 else os.path.join(ROOT, "scripts/bench/meaning_questions.jsonl")
+    questions = [json.loads(l)["q"] for l in open(questions_path) if l.strip()][:5 if smoke else None]
     os.makedirs(out, exist_ok=True)
     work = tempfile.mkdtemp(prefix="engram-meaning-speed.")
     data, config = os.path.join(work, "data"), os.path.join(work, "config")
@@ -64,7 +67,10 @@ def main():
     # embedded on its own; nothing in a pass grows with the collection but the saved batches).
     scale = None
     corpus = os.environ.get("BENCH_CORPUS_10K")
-    if corpus and os.path.exists(corpus):
+    if corpus and not os.path.exists(corpus):
+        fail(f"BENCH_CORPUS_10K names {corpus}, which is not there (bench.run writes it)")
+    if corpus:
+        expected = sum(1 for l in open(corpus) if l.strip())
         big = os.path.join(work, "big")
         benv = dict(env, ENGRAM_DATA_DIR=os.path.join(big, "data"), ENGRAM_CONFIG_DIR=config)
         subprocess.run([engram, "import", corpus], env=benv, capture_output=True, text=True, check=True)
@@ -73,8 +79,8 @@ def main():
         took = time.monotonic() - t0
         st = json.loads(subprocess.run([engram, "index", "status", "--json"], env=benv, capture_output=True, text=True,
                                        check=True).stdout)["meaning"]
-        if st["waiting"] != 0 or st["embedded"] < 10000:
-            fail(f"engram index embed left the 10,000 unembedded: {st}")
+        if st["waiting"] != 0 or st["embedded"] < expected:
+            fail(f"engram index embed left some of the {expected:,} unembedded: {st}")
         chars = [len(json.loads(l).get("content", "")) for l in open(corpus) if l.strip()]
         scale = {"items": st["embedded"], "seconds": took, "items_per_s": st["embedded"] / took,
                  "chars_mean": statistics.mean(chars), "long_items": sum(1 for c in chars if c > 2048),
@@ -82,7 +88,7 @@ def main():
         shutil.rmtree(big, ignore_errors=True)
 
     inproc = json.loads(subprocess.run([bench, "--meaning", "--data-dir", data, "--queries", questions_path,
-                                        "--synthetic", "63666"], env=env, capture_output=True, text=True, check=True).stdout)
+                                        "--synthetic", "2000" if smoke else "63666"], env=env, capture_output=True, text=True, check=True).stdout)
 
     # The daemon: D-Bus-activated on this bus, meaning on (the config points at nothing; the built engram finds
     # .build/model) and, for the comparison, the same daemon's words-only answers through [search] semantic = false
@@ -97,7 +103,7 @@ def main():
     rss = {}
     # One daemon owns the name at a time: rounds alternate between meaning on and words only (same build, same data,
     # same questions), each daemon started fresh, warmed up by one pass, then timed.
-    for r in range(4):
+    for r in range(1 if smoke else 4):
         for label in (("meaning", "words") if r % 2 == 0 else ("words", "meaning")):
             cfg = config if label == "meaning" else word_config
             daemon = Daemon(engram, dict(env, ENGRAM_CONFIG_DIR=cfg), os.path.join(out, f"daemon-{label}.log"))
@@ -120,7 +126,7 @@ def main():
     by_meaning = sum(1 for q in questions if answers["meaning"][q] != answers["words"][q])
     # An assistant's recall through `engram mcp` with meaning on (the embedded sample collection), answers checked
     # against `engram search --json`.
-    mcp = mcp_recall.measure(engram, env, questions, rounds=5)
+    mcp = mcp_recall.measure(engram, env, questions, rounds=1 if smoke else 5)
     if mcp["answers_unlike_engram_search"]:
         fail(f"engram mcp answered {mcp['answers_unlike_engram_search']} questions unlike engram search: {mcp['unlike']}")
     if not any(answers["meaning"].values()):

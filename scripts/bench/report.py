@@ -88,9 +88,13 @@ def markdown(r):
             "Other builds and tests shared the 2 cores, so wall times are inflated; ratios within one part and CPU "
             "times are the steadier figures."]
     code = r.get("code") or {}
-    out += ["", "Code measured: commit %s%s. docs/performance.md carries this line above the figures copied from this run "
-            "(`make check-figures` reads it):" % (code.get("commit"), ", with uncommitted changes to %s" % ", ".join(code["dirty_files"][:5])
-                                                   if code.get("dirty") else ", clean"), "", "    %s" % code.get("marker")]
+    measured = "Code measured: commit %s%s." % (code.get("commit"), ", with uncommitted changes to %s" % ", ".join(
+        code["dirty_files"][:5]) if code.get("dirty") else ", clean")
+    if code.get("marker"):
+        out += ["", measured + " docs/performance.md carries this line above the figures copied from this run "
+                "(`make check-figures` reads it):", "", "    %s" % code["marker"]]
+    else:
+        out += ["", measured + " " + code.get("note", "No marker: these figures are not docs/performance.md's.")]
     out += [""]
     smp = r.get("sample")
     if smp:

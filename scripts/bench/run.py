@@ -1,10 +1,14 @@
 #!/usr/bin/python3
 """`make bench`: Engram against its baselines, measured side by side in one run.
 
-Usage: PYTHONPATH=scripts /usr/bin/python3 -m bench.run ENGRAM ENGRAM_BENCH OUTDIR [--quick] [--sample-only]
+Usage: PYTHONPATH=scripts /usr/bin/python3 -m bench.run ENGRAM ENGRAM_BENCH OUTDIR [--quick | --smoke] [--sample-only]
 Writes OUTDIR/results.json, OUTDIR/results.md and OUTDIR/chart.svg. Every ratio compares
 figures measured in this run, on this machine, under the load recorded beside them.
+--quick: 5,000 memories and fewer rounds, for working on a part. --smoke: every part once on 300 memories, each
+check still made (make test runs it, so a part that can no longer run fails there); a part that would be skipped
+is a failure. Neither run's figures are docs/performance.md's: their results carry no marker.
 """
+import glob
 import json
 import os
 import shutil
@@ -15,7 +19,7 @@ import time
 
 from bench import bench_daemon, bench_feeds, bench_window, mcp_recall
 from bench.report import write_outputs
-from bench.timing import check_indexed, checked_searches, du, log, pct, shield_from_realtime_signals, time_runs, timed
+from bench.timing import release_date, check_indexed, checked_searches, du, log, pct, shield_from_realtime_signals, time_runs, timed
 from engramtest import PYTHON as PY, ROOT
 from engramtest.report import machine
 from engramtest.version import code_version
@@ -25,8 +29,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 class Bench:
-    def __init__(self, engram, engram_bench, out, quick):
-        self.engram, self.engram_bench, self.out, self.quick = engram, engram_bench, out, quick
+    def __init__(self, engram, engram_bench, out, quick, smoke=False):
+        self.engram, self.engram_bench, self.out = engram, engram_bench, out
+        self.quick, self.smoke = quick or smoke, smoke
         self.work = os.path.join(out, "work")
         shutil.rmtree(self.work, ignore_errors=True)
         os.makedirs(self.work)
@@ -35,6 +40,9 @@ class Bench:
         self.env = World(base=os.path.join(self.work, "world"), engram_dirs=False, home=False).env
         self.env["NO_COLOR"] = "1"
         self.r = {"machine": machine(), "code": code_version("bench"), "import": {}, "query": {}, "notes": []}
+        if self.quick:
+            self.r["code"].update(marker=None, note="a %s run: its figures are not docs/performance.md's, so no marker"
+                                  % ("smoke" if smoke else "quick"))
 
     def eng(self, *args):
         return [self.engram] + list(args) + ["--data-dir", self.data]
@@ -45,21 +53,26 @@ class Bench:
         subprocess.run([os.path.join(ROOT, "scripts/bench/debian-corpus.sh"), self.corpus_path], check=True)
         if self.quick:
             with open(self.corpus_path) as f:
-                lines = f.readlines()[:5000]
+                lines = f.readlines()[:300 if self.smoke else 5000]
             with open(self.corpus_path, "w") as f:
                 f.writelines(lines)
         with open(self.corpus_path) as f:
             self.docs = sum(1 for _ in f)
-        self.r["corpus"] = {"documents": self.docs, "bytes": os.path.getsize(self.corpus_path),
-                            "source": "apt-cache dumpavail, one memory per package, Section as tag"}
-        log("corpus: %d memories" % self.docs)
+        # Debian's package lists change with every point release: the count and the lists' dates say which corpus
+        # the figures are of (the quality set, scripts/bench/debian_corpus.txt, is named by content instead).
+        dates = sorted({d for d in map(release_date, glob.glob("/var/lib/apt/lists/*_InRelease")) if d})
+        self.r["corpus"] = {"documents": self.docs, "bytes": os.path.getsize(self.corpus_path), "lists_dates": dates,
+                            "source": "apt-cache dumpavail, one memory per package, Section as tag; apt lists dated "
+                                      + (" / ".join(dates) or "unknown")}
+        log("corpus: %d memories (apt lists dated %s)" % (self.docs, " / ".join(dates) or "unknown"))
 
     # 2. import and index throughput
-    def imports(self, rounds=3):
+    def imports(self, rounds=None):
         """Each indexer `rounds` times, taking turns (the order rotates each round, so none always runs first or
         after the same neighbour); medians with the spread, wall and CPU. Engram's import goes into a fresh folder
         each round (the last one is kept for the later parts) and its rebuild follows it. Then the indexes are
         compared: Engram's and the native one must hold the same documents and the same terms."""
+        rounds = rounds or (1 if self.smoke else 3)
         imp = self.r["import"]
         native = os.path.join(self.work, "native_indexer")
         subprocess.run(["g++", "-O2", "-std=c++17", os.path.join(HERE, "native_indexer.cc"), "-o", native, "-lxapian"], check=True)
@@ -122,12 +135,13 @@ class Bench:
         self.import_10k(rounds)
 
     def import_10k(self, rounds):
-        """The first 10,000 memories: `engram import` (store, outbox, index, auto-links) against the python3-xapian
+        """The first 10,000 memories (all of a smaller corpus): `engram import` (store, outbox, index, auto-links) against the python3-xapian
         script (index only), taking turns, medians of `rounds` each: a first import of a modest collection."""
         corpus = os.path.join(self.work, "corpus-10k.jsonl")
+        n = min(10000, self.docs)
         with open(self.corpus_path, encoding="utf-8") as src, open(corpus, "w", encoding="utf-8") as dst:
             for i, line in enumerate(src):
-                if i == 10000:
+                if i == n:
                     break
                 dst.write(line)
         runs = {"engram_import": [], "python_xapian": []}
@@ -138,13 +152,13 @@ class Bench:
                     shutil.rmtree(data, ignore_errors=True)
                     wall, cpu, _ = timed([self.engram, "import", corpus, "--data-dir", data], env=self.env)
                     _, _, st = timed([self.engram, "stats", "--json", "--data-dir", data], env=self.env, stdout=subprocess.PIPE)
-                    if json.loads(st.stdout).get("total") != 10000:
-                        raise SystemExit("bench: engram import of the first 10,000 stored %s memories" % json.loads(st.stdout).get("total"))
+                    if json.loads(st.stdout).get("total") != n:
+                        raise SystemExit("bench: engram import of the first %d stored %s memories" % (n, json.loads(st.stdout).get("total")))
                 else:
                     db = os.path.join(self.work, "pyxapian-10k.db")
                     shutil.rmtree(db, ignore_errors=True)
                     wall, cpu, p = timed([PY, os.path.join(HERE, "py_xapian_indexer.py"), corpus, db], stdout=subprocess.PIPE)
-                    check_indexed("python3-xapian (10k)", p.stdout, 10000)
+                    check_indexed("python3-xapian (10k)", p.stdout, n)
                 runs[name].append((wall, cpu))
                 log("10k round %d %-16s %6.2f s wall %6.2f s CPU" % (r + 1, name, wall, cpu))
         out = {}
@@ -187,7 +201,7 @@ class Bench:
     def queries(self):
         q = self.r["query"]
         qfile = os.path.join(HERE, "queries.jsonl")
-        rounds = "5" if self.quick else "20"
+        rounds = "1" if self.smoke else "5" if self.quick else "20"
         _, _, p = timed([self.engram_bench, "--data-dir", self.data, "--queries", qfile, "--rounds", rounds],
                         env=self.env, stdout=subprocess.PIPE)
         res = json.loads(p.stdout)
@@ -205,7 +219,7 @@ class Bench:
         # engram search as a process, as rofi and scripts run it
         cmds = [("q%d" % i, self.eng("search") + (["--partial"] if s["partial"] else []) + ["--", s["q"]])
                 for i, s in enumerate(specs)]
-        runs = 2 if self.quick else 5
+        runs = 1 if self.smoke else 2 if self.quick else 5
         nothing = checked_searches(cmds, self.env)
         q["process_search_found_nothing"] = len(nothing)
         times, interrupted = time_runs(cmds, self.env, warmup=1, runs=runs, may_find_nothing=nothing)
@@ -215,14 +229,15 @@ class Bench:
                                "cpu_p50_ms": round(pct(cpu, 50), 2), "n": len(wall)}
         # An assistant's recall: the same queries through `engram mcp` (words only here), answers checked against
         # `engram search --json`.
-        if engram_has(self.engram, "mcp"):
+        if self.needs(self.engram, "mcp"):
             env = dict(self.env, ENGRAM_DATA_DIR=self.data)
-            m = mcp_recall.measure(self.engram, env, [s["q"] for s in specs], rounds=2 if self.quick else 5)
+            m = mcp_recall.measure(self.engram, env, [s["q"] for s in specs], rounds=1 if self.smoke else 2 if self.quick else 5)
             if m["answers_unlike_engram_search"]:
                 raise SystemExit("bench: engram mcp answered %d queries unlike engram search: %s" % (m["answers_unlike_engram_search"], m["unlike"]))
             q["mcp_recall"] = m
             log("mcp recall over stdio p50 %.2f p99 %.2f ms" % (m["p50_ms"], m["p99_ms"]))
-        times, more = time_runs([("version", [self.engram, "--version"])], self.env, warmup=2, runs=20)
+        times, more = time_runs([("version", [self.engram, "--version"])], self.env, warmup=1 if self.smoke else 2,
+                                runs=3 if self.smoke else 20)
         wall, cpu = times["version"]
         q["process_version"] = {"p50_ms": round(pct(wall, 50), 2), "p99_ms": round(pct(wall, 99), 2),
                                 "cpu_p50_ms": round(pct(cpu, 50), 2), "n": len(wall)}
@@ -237,7 +252,7 @@ class Bench:
         samples = os.path.join(ROOT, "Samples")
         sources = [os.path.join(samples, "memories.jsonl"), os.path.join(samples, "vault"),
                    os.path.join(samples, "curricula", "swift-concurrency.toml"), os.path.join(samples, "curricula", "spanish-b1.yaml")]
-        runs = 3 if self.quick else 7
+        runs = 1 if self.smoke else 3 if self.quick else 7
         walls, cpus = [], []
         for i in range(runs):
             data = os.path.join(self.work, "sample-%d" % i)
@@ -251,7 +266,7 @@ class Bench:
                                 "import": {"p50_ms": round(pct(walls, 50), 1), "max_ms": round(max(walls), 1),
                                            "cpu_p50_ms": round(pct(cpus, 50), 1), "n": runs}}
         qfile = os.path.join(HERE, "sample_queries.jsonl")
-        _, _, p = timed([self.engram_bench, "--data-dir", data, "--queries", qfile, "--rounds", "5" if self.quick else "20"],
+        _, _, p = timed([self.engram_bench, "--data-dir", data, "--queries", qfile, "--rounds", "1" if self.smoke else "5" if self.quick else "20"],
                         env=self.env, stdout=subprocess.PIPE)
         res = json.loads(p.stdout)
         s["in_process_reader"] = {"p50_ms": round(pct(res["readerMs"], 50), 3), "p99_ms": round(pct(res["readerMs"], 99), 3),
@@ -263,7 +278,8 @@ class Bench:
                 for i, q in enumerate(specs)]
         nothing = checked_searches(cmds, self.env)
         s["process_search_found_nothing"] = len(nothing)
-        times, _ = time_runs(cmds, self.env, warmup=1, runs=2 if self.quick else 5, may_find_nothing=nothing)
+        times, _ = time_runs(cmds, self.env, warmup=1, runs=1 if self.smoke else 2 if self.quick else 5,
+                             may_find_nothing=nothing)
         wall = [t for ms, _ in times.values() for t in ms]
         cpu = [t for _, c in times.values() for t in c]
         s["process_search"] = {"p50_ms": round(pct(wall, 50), 1), "p99_ms": round(pct(wall, 99), 1),
@@ -290,7 +306,7 @@ class Bench:
         phases["queries"] = os.getloadavg()
         self.queries()
         phases["daemon"] = os.getloadavg()
-        if engram_has(self.engram, "daemon"):
+        if self.needs(self.engram, "daemon"):
             bench_daemon.measure(self)
         else:
             self.r["notes"].append("provider round trip, capture to searchable, daemon RSS: not measured "
@@ -298,13 +314,22 @@ class Bench:
         phases["window"] = os.getloadavg()
         bench_window.measure(self)
         phases["feeds"] = os.getloadavg()
-        if engram_has(self.engram, "feed"):
+        if self.needs(self.engram, "feed"):
             bench_feeds.measure(self)
         else:
             self.r["notes"].append("feed cold start: not measured (`engram feed` is not on this branch yet)")
         self.r["machine"]["load_end"] = os.getloadavg()
         self.r["total_seconds"] = round(time.monotonic() - t, 1)
         write_outputs(self.r, self.out)
+
+
+    def needs(self, engram, command):
+        """engram_has; in a smoke run a part that would be skipped is a failure."""
+        if engram_has(engram, command):
+            return True
+        if self.smoke:
+            raise SystemExit("bench: %s has no `%s` command, so its part would be skipped" % (engram, command))
+        return False
 
 
 def engram_has(engram, command):
@@ -317,4 +342,4 @@ if __name__ == "__main__":
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     if len(args) < 3:
         sys.exit(__doc__)
-    Bench(args[0], args[1], args[2], "--quick" in sys.argv).run(sample_only="--sample-only" in sys.argv)
+    Bench(args[0], args[1], args[2], "--quick" in sys.argv, "--smoke" in sys.argv).run(sample_only="--sample-only" in sys.argv)

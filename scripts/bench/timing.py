@@ -12,6 +12,14 @@ def log(*a):
     print("bench:", *a, file=sys.stderr, flush=True)
 
 
+def release_date(path):
+    """The Date: field of an apt Release file (the day its lists were published), or None."""
+    if not os.path.exists(path):
+        return None
+    with open(path, errors="replace") as f:
+        return next((line[5:].strip() for line in f if line.startswith("Date:")), None)
+
+
 def pct(xs, p):
     s = sorted(xs)
     if not s:

@@ -85,6 +85,13 @@ def main():
     os.makedirs(out, exist_ok=True)
     os.chmod(out, 0o700)
     out = os.path.abspath(out)
+    if env.get("STRESS_SMOKE") == "1":
+        # make test's smoke run: every part at its smallest scale, each check still made (a part that can no longer
+        # run fails CI); a quick run, so its figures carry no marker. Set values win.
+        for key, value in (("STRESS_QUICK", "1"), ("STRESS_CORPUS_N", "600"), ("STRESS_KILLS", "3"),
+                           ("STRESS_CAPTURES", "10"), ("DBUS_STRESS_CALLS", "2000"), ("QUERY_RUNS", "2000"),
+                           ("QUERY_RUNS_LARGE", "300")):
+            env.setdefault(key, value)
     env.update(ENGRAM=os.path.abspath(engram), ENGRAM_FEED=os.path.abspath(feed), STRESS_OUT=out,
                STRESS_QUICK=env.get("STRESS_QUICK", "0"), STRESS_ROOT=ROOT, STRESS_LIB=os.path.join(HERE, "lib"),
                PYTHON=PYTHON)
@@ -100,6 +107,14 @@ def main():
         return 2
     os.replace(corpus + ".tmp", corpus)
     os.chmod(corpus, 0o400)
+    if env.get("STRESS_CORPUS_N"):
+        # The parts read its first N memories; crash safety keeps the whole one (its kills need an import that
+        # lasts: at QUICK scale it takes the first 6,000 itself).
+        env["STRESS_CORPUS_FULL"], env["STRESS_CORPUS"] = corpus, os.path.join(out, "debian-first.jsonl")
+        with open(corpus, encoding="utf-8") as f:
+            lines = [line for _, line in zip(range(int(env["STRESS_CORPUS_N"])), f)]
+        with open(os.open(env["STRESS_CORPUS"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w", encoding="utf-8") as f:
+            f.writelines(lines)
     print(f"    {sum(1 for _ in open(corpus, 'rb'))} memories", flush=True)
 
     parts = selected_parts()

@@ -48,7 +48,10 @@ def rss_kb(pid, field="VmRSS"):
     return 0
 
 
-def main(engram, out, rounds):
+def main(engram, out, rounds, smoke=False):
+    """smoke (make test): two requests, one round, no minute's wait before the daemon's memory is read again; every
+    reading must then be right."""
+    requests = [REQUESTS[2], REQUESTS[3]] if smoke else REQUESTS
     world = World("engram-voice-bench")
     world.env.update(ENGRAM_MODEL_DIR="none", NO_COLOR="1", ENGRAM_SPEECH_DIR=SPEECH)
     audio = FakeAudio(world.path("pulse"), world.env)
@@ -61,13 +64,15 @@ def main(engram, out, rounds):
     clips = world.path("clips")
     os.makedirs(clips)
     listing = world.path("clips.json")
-    json.dump([[text, os.path.join(clips, f"{i}.wav"), 1.0] for i, (text, _) in enumerate(REQUESTS)], open(listing, "w"))
+    json.dump([[text, os.path.join(clips, f"{i}.wav"), 1.0] for i, (text, _) in enumerate(requests)], open(listing, "w"))
     subprocess.run([os.path.join(PEERS, "bin", "python"), os.path.join(ROOT, "scripts", "voice", "speak.py"), listing], check=True)
     durations = [float(subprocess.run(["soxi", "-D", os.path.join(clips, f"{i}.wav")], capture_output=True, text=True).stdout)
-                 for i in range(len(REQUESTS))]
+                 for i in range(len(requests))]
     server, port = whisper_server(world)
     daemon = Daemon(engram, env, world.path("daemon.log"))
-    daemon.start(env["DBUS_SESSION_BUS_ADDRESS"], timeout=60)
+    if not daemon.start(env["DBUS_SESSION_BUS_ADDRESS"], timeout=60):
+        server.terminate()
+        sys.exit(f"voice bench: the daemon did not start; see {world.path('daemon.log')}")
     daemon_before = rss_kb(daemon.proc.pid)
     # No notification server runs here (one started on demand would be tried and fail at every listen); they are
     # shown off the answer's path anyway.
@@ -79,7 +84,7 @@ def main(engram, out, rounds):
     wrong = []
     try:
         for r in range(rounds):
-            for i, (text, intent) in enumerate(REQUESTS):
+            for i, (text, intent) in enumerate(requests):
                 for engine in (list(engines) if (r + i) % 2 == 0 else list(engines)[::-1]):
                     with open(os.path.join(world.config, "config.toml"), "w") as f:
                         f.write("[voice]\n" + engines[engine] + quiet)
@@ -110,14 +115,14 @@ def main(engram, out, rounds):
                                          "recognition": res.get("recognition_seconds"), "audio": res.get("audio_seconds"),
                                          "rtf": (res.get("recognition_seconds") or 0) / max(0.1, res.get("audio_seconds") or 0.1),
                                          "peak_kb": peak, "transcript": res.get("transcript")})
-        time.sleep(60)
+        time.sleep(0 if smoke else 60)
         daemon_after = rss_kb(daemon.proc.pid)
     finally:
         server.terminate()
         server.wait(10)
         daemon.stop(timeout=30)
         audio.stop()
-    md = [f"# Voice: push-to-talk on {len(REQUESTS)} requests of {min(durations):.1f}-{max(durations):.1f} s, {rounds} rounds, engines alternated",
+    md = [f"# Voice: push-to-talk on {len(requests)} requests of {min(durations):.1f}-{max(durations):.1f} s, {rounds} rounds, engines alternated",
           "", "| engine | end of speech → result p50 / p99 | end of recording → result p50 / p99 | recognition p50 | real-time factor p50 | peak memory while listening |",
           "|---|---|---|---|---|---|"]
     summary = {}
@@ -144,7 +149,7 @@ def main(engram, out, rounds):
     print("\n".join(md))
     world.close()
     # Every engine must read its clips, or its figures measure failures.
-    failing = [e for e in engines if sum(1 for w in wrong if w.startswith(e + " ")) > len(REQUESTS) * rounds // 5]
+    failing = [e for e in engines if sum(1 for w in wrong if w.startswith(e + " ")) > len(requests) * rounds // 5]
     for e in failing:
         print(f"voice bench: {e} read too many requests wrong; its figures measure failures", file=sys.stderr)
     return 1 if failing else 0
@@ -153,5 +158,7 @@ def main(engram, out, rounds):
 if __name__ == "__main__":
     if len(sys.argv) < 2:
         sys.exit(__doc__)
-    out = sys.argv[2] if len(sys.argv) > 2 else os.path.join(ROOT, "bench-out", "voice")
-    sys.exit(main(os.path.abspath(sys.argv[1]), out, int(sys.argv[3]) if len(sys.argv) > 3 else 3))
+    smoke = "--smoke" in sys.argv
+    argv = [a for a in sys.argv if a != "--smoke"]
+    out = argv[2] if len(argv) > 2 else os.path.join(ROOT, "bench-out", "voice")
+    sys.exit(main(os.path.abspath(argv[1]), out, 1 if smoke else int(argv[3]) if len(argv) > 3 else 3, smoke))

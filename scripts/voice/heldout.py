@@ -102,8 +102,10 @@ def whisper_server(world):
     raise RuntimeError("wyoming-faster-whisper did not start")
 
 
-def main(engram, out):
-    cases = [json.loads(l) for l in open(os.path.join(ROOT, "scripts", "voice", "heldout.jsonl"))]
+def main(engram, out, smoke=False):
+    """Scores every case on both engines and writes the table; exits 1 when a reading was an error (no JSON, a
+    crash): the set measures understanding, not failures. smoke (make test): the first three cases only."""
+    cases = [json.loads(l) for l in open(os.path.join(ROOT, "scripts", "voice", "heldout.jsonl"))][:3 if smoke else None]
     world = World("engram-heldout")
     world.env.update(ENGRAM_MODEL_DIR="none", NO_COLOR="1", ENGRAM_SPEECH_DIR=SPEECH)
     samples = world.samples()
@@ -157,9 +159,15 @@ def main(engram, out):
     print("\n".join(md[:12]))
     print(f"results in {path}")
     world.close()
+    errors = [r for r in rows if r["understood"] == "error"]
+    for r in errors[:5]:
+        print(f"voice heldout: {r['engine']} {r['voice']} “{r['text']}”: no reading ({r['transcript'][-200:]})", file=sys.stderr)
+    return 1 if errors else 0
 
 
 if __name__ == "__main__":
     if len(sys.argv) < 2:
         sys.exit(__doc__)
-    main(os.path.abspath(sys.argv[1]), sys.argv[2] if len(sys.argv) > 2 else os.path.join(ROOT, "bench-out", "voice-heldout"))
+    argv = [a for a in sys.argv if a != "--smoke"]
+    sys.exit(main(os.path.abspath(argv[1]), argv[2] if len(argv) > 2 else os.path.join(ROOT, "bench-out", "voice-heldout"),
+                  "--smoke" in sys.argv))

@@ -289,11 +289,12 @@ class Stress:
         if choice < 0.30:  # a known method with a wrong signature
             member = r.choice(list(methods))
             sig = r.choice([s for s in SIGNATURES if s != methods[member]])
-        elif choice < 0.60:  # a known method, right signature, odd values
-            member = r.choice(list(methods))
+        elif choice < 0.60:  # a known method, right signature, odd values: the one that had them least first
+            fewest = min(self.odd_values[f"{interface}.{m}"] for m in methods)
+            member = r.choice([m for m in methods if self.odd_values[f"{interface}.{m}"] == fewest])
             sig = methods[member]
-            if member in ("Rebuild",) and r.random() < 0.9:
-                member, sig = "Sync", ""
+            if member in ("Rebuild",) and self.odd_values[f"{interface}.{member}"] > 0 and r.random() < 0.9:
+                member, sig = "Sync", ""  # a rebuild is slow: once is enough for most rounds
             self.odd_values[f"{interface}.{member}"] += 1
         elif choice < 0.68:  # unknown methods, interfaces and paths
             member = r.choice(["Nope", "search", "Remember2", "X" * 255, "GetAll", "Introspect", "Teardown"])
