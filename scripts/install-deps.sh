@@ -77,7 +77,9 @@ if [ "${1:-}" = "--voice" ]; then
   # make test-voice: a headless PulseAudio whose microphone is a pipe the tests feed (module-pipe-source) and
   # whose speaker they record; libpulse0 is what engram listen records with, libespeak-ng1 what it speaks with;
   # espeak-ng and sox make and shape the test recordings; speech-dispatcher is the desktop's speech service
-  packages+=(pulseaudio pulseaudio-utils libpulse0 libespeak-ng1 espeak-ng speech-dispatcher sox python3-venv gcc dbus-daemon)
+  # dunst on Xvfb shows the notifications of a listening
+  packages+=(pulseaudio pulseaudio-utils libpulse0 libespeak-ng1 espeak-ng speech-dispatcher sox python3-venv gcc dbus-daemon
+    dunst xvfb libglib2.0-bin)
 fi
 if [ "${1:-}" = "--bench" ]; then
   # perf and valgrind: for profiling a missed target (`perf record -g`, `valgrind --tool=callgrind`).

@@ -12,6 +12,7 @@ import glob
 import hashlib
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -50,6 +51,18 @@ READ_ONLY = {"QueryMemory", "DailyReview", "MemoryStats", "SummarizeTopic", "Sho
 
 def store_digest(engram):
     return hashlib.sha256(engram("export", check=True, text=False).stdout).hexdigest()
+
+
+def notify_calls(log):
+    """(replaces_id, summary) of each Notify call in a dbus-monitor log: its arguments are app name, replaces_id,
+    icon, summary, body, ... in that order."""
+    calls = []
+    for block in log.split("method call")[1:]:
+        strings = re.findall(r'^\s+string "(.*)"$', block, re.M)
+        ids = re.findall(r'^\s+uint32 (\d+)$', block, re.M)
+        if len(strings) >= 3 and ids:
+            calls.append((int(ids[0]), strings[2]))
+    return calls
 
 
 def free_port():
@@ -336,6 +349,73 @@ class Suite:
             daemon.stop(timeout=30)
             bus.stop()
 
+    def notifications_while_listening(self):
+        """What a person sees while push-to-talk runs, in a real notification server (dunst on a virtual display, on
+        a bus of its own): one bubble that says Listening… while the microphone is open, then what was heard, then
+        the answer, each replacing the last (never a stack of three), and the answer left in dunst's history."""
+        display = next(n for n in range(140, 200) if not os.path.exists(f"/tmp/.X11-unix/X{n}"))
+        xvfb = subprocess.Popen(["Xvfb", f":{display}", "-screen", "0", "800x600x24", "-nolisten", "tcp"],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        bus = SessionBus(self.world.path("notices-bus"))
+        address = bus.start()
+        env = dict(self.env, DBUS_SESSION_BUS_ADDRESS=address, DISPLAY=f":{display}")
+        rc = self.world.path("dunstrc")
+        with open(rc, "w") as f:
+            f.write("[global]\n    markup = full\n    format = \"<b>%s</b>\\n%b\"\n[urgency_normal]\n    timeout = 0\n")
+        procs, p = [], None
+        try:
+            expect(eventually(lambda: os.path.exists(f"/tmp/.X11-unix/X{display}"), timeout=10), "Xvfb did not start")
+            procs.append(subprocess.Popen(["dunst", "-conf", rc], env=env, stdout=subprocess.DEVNULL,
+                                          stderr=open(self.world.path("dunst.log"), "w")))
+            owner = lambda: "true" in subprocess.run(
+                ["gdbus", "call", "--session", "--dest", "org.freedesktop.DBus", "--object-path", "/org/freedesktop/DBus",
+                 "--method", "org.freedesktop.DBus.NameHasOwner", "org.freedesktop.Notifications"],
+                env=env, capture_output=True, text=True).stdout
+            expect(eventually(owner, timeout=15), "dunst did not take org.freedesktop.Notifications")
+            calls = self.world.path("notify-calls.log")
+            procs.append(subprocess.Popen(["stdbuf", "-oL", "dbus-monitor", "--address", address,
+                                           "type='method_call',interface='org.freedesktop.Notifications',member='Notify'"],
+                                          stdout=open(calls, "w"), stderr=subprocess.DEVNULL))
+            time.sleep(0.5)
+            self.fresh_session()
+            count = lambda which: int(subprocess.run(["dunstctl", "count", which], env=env, capture_output=True,
+                                                     text=True).stdout.strip() or 0)
+            self.audio.clear()
+            p = subprocess.Popen([self.bin, "listen", "--json", "--no-speak"], env=env, stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True)
+            expect(self.audio.wait_for_recorder(), "engram listen never recorded from the microphone")
+            expect(eventually(lambda: "Listening…" in open(calls).read() and count("displayed") == 1, timeout=10),
+                   f"no Listening… bubble while the microphone was open (dunst shows {count('displayed')})")
+            self.audio.say(self.clip("pause"))
+            out, err = p.communicate(timeout=60)
+            r = json.loads(out)
+            expect(p.returncode == 0 and r.get("ran") == "PauseSession", f"not paused: exit {p.returncode}, {r} {err[-300:]}")
+            time.sleep(0.5)
+            notes = notify_calls(open(calls).read())
+            summaries = [n[1] for n in notes]
+            expect(summaries[:1] == ["Listening…"] and f"Heard: {r['transcript']}" in summaries
+                   and summaries[-1] == r["sentence"], f"the bubbles said {summaries}")
+            expect(all(n[0] == 0 for n in notes[:1]) and all(n[0] != 0 for n in notes[1:]),
+                   f"each notice should replace the last (replaces_id {[n[0] for n in notes]})")
+            expect(count("displayed") == 1, f"dunst shows {count('displayed')} bubbles, not one")
+            subprocess.run(["dunstctl", "close-all"], env=env, check=True)
+            expect(eventually(lambda: count("history") >= 1, timeout=5), "dunst's history is empty")
+            history = subprocess.run(["dunstctl", "history"], env=env, capture_output=True, text=True).stdout
+            expect(r["sentence"] in json.loads(history)["data"][0][0]["summary"]["data"],
+                   f"dunst's history does not hold the answer: {history[:300]}")
+            return (f"one bubble: {' → '.join(summaries)}; dunst showed it while the microphone was open and kept the "
+                    f"answer")
+        finally:
+            if p and p.poll() is None:  # a failed check leaves no listening behind
+                p.kill()
+                p.wait(10)
+            for proc in procs:
+                proc.terminate()
+                proc.wait(10)
+            bus.stop()
+            xvfb.terminate()
+            xvfb.wait(10)
+
     def voice_can_be_turned_off(self):
         self.config("", extra="[privacy]\nvoice = false\n")
         p = self.engram("listen", "--from", self.clip("pause"))
@@ -355,6 +435,7 @@ class Suite:
                              ("a Wyoming speech server", self.wyoming_server),
                              ("no sound is kept", self.no_audio_is_kept),
                              ("the daemon's Listen button", self.the_daemons_listen_button),
+                             ("notifications while listening, in dunst", self.notifications_while_listening),
                              ("voice can be turned off", self.voice_can_be_turned_off)]:
                 if os.environ.get("VOICE_ONLY", "") in name:
                     r.check(name, fn)
