@@ -45,6 +45,7 @@ def main():
     engram, bench, out = (os.path.realpath(a) for a in argv[1:4])
     questions_path = argv[4] if len(argv) > 4 else os.path.join(ROOT, "scripts/bench/meaning_questions.jsonl")
     questions = [json.loads(l)["q"] for l in open(questions_path) if l.strip()][:5 if smoke else None]
+    synthetic = 2000 if smoke else 63666  # random vectors for the neighbours at the collection's scale
     os.makedirs(out, exist_ok=True)
     work = tempfile.mkdtemp(prefix="engram-meaning-speed.")
     data, config = os.path.join(work, "data"), os.path.join(work, "config")
@@ -88,7 +89,7 @@ def main():
         shutil.rmtree(big, ignore_errors=True)
 
     inproc = json.loads(subprocess.run([bench, "--meaning", "--data-dir", data, "--queries", questions_path,
-                                        "--synthetic", "2000" if smoke else "63666"], env=env, capture_output=True, text=True, check=True).stdout)
+                                        "--synthetic", str(synthetic)], env=env, capture_output=True, text=True, check=True).stdout)
 
     # The daemon: D-Bus-activated on this bus, meaning on (the config points at nothing; the built engram finds
     # .build/model) and, for the comparison, the same daemon's words-only answers through [search] semantic = false
@@ -160,11 +161,11 @@ def main():
         f"| the whole 63,666-memory collection, extrapolated from that rate | {scale['extrapolated_63666_s'] / 60:.0f} min |",
     ] if scale else []) + [
         f"| query embedding, p50 | {res['query_embed_ms_p50']:.1f} ms |",
-        f"| brute-force neighbours, {items} vectors / 63,666 vectors, p50 | {res['neighbours_ms_p50']:.2f} / {res['neighbours_63k_ms_p50']:.1f} ms (p99 {res['neighbours_63k_ms_p99']:.1f}) |",
+        f"| brute-force neighbours, {items} vectors / {synthetic:,} vectors, p50 | {res['neighbours_ms_p50']:.2f} / {res['neighbours_63k_ms_p50']:.1f} ms (p99 {res['neighbours_63k_ms_p99']:.1f}) |",
         f"| hybrid search in process, new question (embedding included), p50 / p99 | {res['hybrid_ms_p50']:.1f} / {res['hybrid_ms_p99']:.1f} ms (words only {res['words_ms_p50']:.2f} / {res['words_ms_p99']:.2f}) |",
         f"| GNOME provider round trip, a new natural question, meaning on, p50 / p99 | {res['provider_meaning_new_ms_p50']:.1f} / {res['provider_meaning_new_ms_p99']:.1f} ms (words only {res['provider_words_new_ms_p50']:.1f} / {res['provider_words_new_ms_p99']:.1f}) |",
         f"| GNOME provider round trip, the question again (its vector kept), p50 / p99 | {res['provider_meaning_ms_p50']:.1f} / {res['provider_meaning_ms_p99']:.1f} ms (words only {res['provider_words_ms_p50']:.1f} / {res['provider_words_ms_p99']:.1f}) |",
-        f"| stored vector per item | {res['vector_bytes_per_item']:.0f} bytes (63,666 in memory: {res['vectors_63k_mb']:.1f} MB) |",
+        f"| stored vector per item | {res['vector_bytes_per_item']:.0f} bytes ({synthetic:,} in memory: {res['vectors_63k_mb']:.1f} MB) |",
         f"| daemon RSS, vectors loaded / words only | {rss['meaning']:.1f} / {rss['words']:.1f} MB |",
         f"| `engram mcp` query_memory over stdio, meaning on, p50 / p99 | {res['mcp_meaning_ms_p50']:.1f} / {res['mcp_meaning_ms_p99']:.1f} ms |",
         f"| questions whose answer meaning changed | {by_meaning} of {len(questions)} |",

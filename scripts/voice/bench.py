@@ -139,7 +139,7 @@ def main(engram, out, rounds, smoke=False):
                   f"{1000 * m['recognition_p50']:.0f} ms | {m['rtf_p50']:.2f} | {m['peak_mb']:.0f} MB |")
     ratio = summary["moonshine"]["speech_to_result_p50"] / max(1e-9, summary["whisper-wyoming"]["speech_to_result_p50"])
     md += ["", f"Engram's recogniser against the Wyoming whisper baseline, end of speech to result p50: {ratio:.2f}×.",
-           f"The daemon's resident memory: {daemon_before / 1024:.0f} MB before listening, {daemon_after / 1024:.0f} MB a minute after the last time.",
+           f"The daemon's resident memory: {daemon_before / 1024:.0f} MB before listening, {daemon_after / 1024:.0f} MB {'right' if smoke else 'a minute'} after the last time.",
            f"Target: end of recording to result p50 ≤ 500 ms: {1000 * summary['moonshine']['recording_to_result_p50']:.0f} ms "
            + ("(met)" if summary["moonshine"]["recording_to_result_p50"] <= 0.5 else "(missed)")]
     if wrong:
