@@ -16,7 +16,7 @@ SUITE = env PYTHONPATH=$(CURDIR)/scripts /usr/bin/python3 -m
 # without a Swift toolchain. Debug builds link it dynamically.
 STATIC_release = --static-swift-stdlib
 
-.PHONY: all deps model build release run demo deb test-deb test test-voice test-dates test-dates-once test-unit test-e2e test-mcp test-window screenshots test-sync test-widgets test-shells man completions install clean bench bench-smoke bench-sync stress check-figures
+.PHONY: all deps model build release run demo deb test-deb test test-voice test-dates test-dates-once swift-tests test-unit test-e2e test-mcp test-window screenshots test-sync test-widgets test-shells man completions install clean bench bench-smoke bench-sync stress check-figures
 
 all: build
 
@@ -82,23 +82,30 @@ THREE_YEARS_AHEAD = ENGRAM_TEST_CLOCK_SKEW_S=94608000
 # The Swift tests run twice: today, and three years ahead, so a fixture dated with a literal instead of from the
 # clock fails here rather than on some later day (make test-dates runs the rest of the dated suites ahead too).
 test: export ENGRAM_MODEL_DIR = none
-test: deps model
+test:
+	@rm -f $(TIMES)
+	@$(TIMED) "system packages (make deps)" $(MAKE) --no-print-directory deps
+	@$(TIMED) "models (make model)" $(MAKE) --no-print-directory model
 	@if [ "$(CHECK_FIGURES)" = 1 ]; then scripts/check-figures.sh; fi
 	scripts/check-imports.py $(SWIFT)   # Package.swift's dependencies are what each target imports
-	$(SWIFT) build --build-tests
-	$(SWIFT) build --product generate-manual   # scripts/install.sh makes the man pages with it (install tests)
-	$(SWIFT) build --product engram-mcp
+	@$(TIMED) "build (debug, with tests)" sh -c '$(SWIFT) build --build-tests && $(SWIFT) build --product generate-manual && $(SWIFT) build --product engram-mcp'
 	env PYTHONPATH=scripts /usr/bin/python3 -m docs --check $(BUILD)/debug   # docs/'s generated references are current
-	$(call swift_tests,)
-	$(call swift_tests,$(THREE_YEARS_AHEAD))
-	$(MAKE) test-sync
-	$(MAKE) test-widgets
-	$(MAKE) test-deb
-	$(MAKE) test-shells
-	$(MAKE) test-mcp
-	$(MAKE) test-voice
-	$(MAKE) bench-smoke
-	$(MAKE) test-window
+	@$(TIMED) "Swift tests, today" $(MAKE) --no-print-directory swift-tests
+	@$(TIMED) "Swift tests, three years ahead" $(MAKE) --no-print-directory swift-tests AHEAD="$(THREE_YEARS_AHEAD)"
+	@$(TIMED) test-sync $(MAKE) test-sync
+	@$(TIMED) test-widgets $(MAKE) test-widgets
+	@$(TIMED) "test-deb (with make deb)" $(MAKE) test-deb
+	@$(TIMED) test-shells $(MAKE) test-shells
+	@$(TIMED) test-mcp $(MAKE) test-mcp
+	@$(TIMED) test-voice $(MAKE) test-voice
+	@$(TIMED) bench-smoke $(MAKE) bench-smoke
+	@$(TIMED) test-window $(MAKE) test-window
+	@$(TIMED) --summary
+# Where make test's minutes go: a line per part, listed at its end.
+TIMES = $(BUILD)/test-times.txt
+TIMED = scripts/timed.sh $(TIMES)
+swift-tests:
+	$(call swift_tests,$(AHEAD))
 
 # Every suite that holds dates, with Engram's clock (and every fixture, dated from it) a year and then three years
 # ahead: the Swift tests, the feeds in the real bars, the MCP client, the window. The shells' suites run on today's
