@@ -1,8 +1,8 @@
-"""The held-out set of spoken requests (scripts/voice/heldout.jsonl, written before it was first scored), said in
-three voices (Piper's joe at its own pace and slower, espeak-ng's en-us), heard by Engram's recogniser and, on the
+"""A held-out set of spoken requests (scripts/voice/heldout.jsonl, 60 requests; with --set 2,
+scripts/voice/heldout-2.jsonl, 154 more; each written before it was first scored), said in three voices (Piper's joe at its own pace and slower, espeak-ng's en-us), heard by Engram's recogniser and, on the
 same audio, by whisper tiny.en through a real Wyoming server; each reading scored against the intent it must get.
 
-    env PYTHONPATH=scripts /usr/bin/python3 -m voice.heldout .build/release/engram [OUT]
+    env PYTHONPATH=scripts /usr/bin/python3 -m voice.heldout .build/release/engram [OUT] [--set 2] [--smoke]
 
 A reading is right when it runs the intended intent with the intended subject (or, for a request Engram does not
 do, runs nothing); asked when Engram asks instead; a wrong change when it would run another state-changing intent.
@@ -102,10 +102,13 @@ def whisper_server(world):
     raise RuntimeError("wyoming-faster-whisper did not start")
 
 
-def main(engram, out, smoke=False):
-    """Scores every case on both engines and writes the table; exits 1 when a reading was an error (no JSON, a
-    crash): the set measures understanding, not failures. smoke (make test): the first three cases only."""
-    cases = [json.loads(l) for l in open(os.path.join(ROOT, "scripts", "voice", "heldout.jsonl"))][:3 if smoke else None]
+SETS = {"1": "heldout.jsonl", "2": "heldout-2.jsonl"}
+
+
+def main(engram, out, smoke=False, which="1"):
+    """Scores every case of set `which` on both engines and writes the table; exits 1 when a reading was an error
+    (no JSON, a crash): the set measures understanding, not failures. smoke (make test): the first three cases only."""
+    cases = [json.loads(l) for l in open(os.path.join(ROOT, "scripts", "voice", SETS[which]))][:3 if smoke else None]
     world = World("engram-heldout")
     world.env.update(ENGRAM_MODEL_DIR="none", NO_COLOR="1", ENGRAM_SPEECH_DIR=SPEECH)
     samples = world.samples()
@@ -135,7 +138,7 @@ def main(engram, out, smoke=False):
     finally:
         server.terminate()
         server.wait(10)
-    md = [f"# Voice held-out set: {len(cases)} requests × {len(VOICES)} voices", "",
+    md = [f"# Voice held-out set {which} ({SETS[which]}): {len(cases)} requests × {len(VOICES)} voices", "",
           "| engine | voice | right | asked | right or asked | wrong changes | missed | word error rate | recognition p50 |",
           "|---|---|---|---|---|---|---|---|---|"]
     summary = {}
@@ -169,5 +172,12 @@ if __name__ == "__main__":
     if len(sys.argv) < 2:
         sys.exit(__doc__)
     argv = [a for a in sys.argv if a != "--smoke"]
-    sys.exit(main(os.path.abspath(argv[1]), argv[2] if len(argv) > 2 else os.path.join(ROOT, "bench-out", "voice-heldout"),
-                  "--smoke" in sys.argv))
+    which = "1"
+    if "--set" in argv:
+        i = argv.index("--set")
+        which = argv[i + 1] if i + 1 < len(argv) else ""
+        del argv[i:i + 2]
+        if which not in SETS:
+            sys.exit(f"voice.heldout: --set takes {' or '.join(SETS)}")
+    default_out = os.path.join(ROOT, "bench-out", "voice-heldout" + ("" if which == "1" else f"-{which}"))
+    sys.exit(main(os.path.abspath(argv[1]), argv[2] if len(argv) > 2 else default_out, "--smoke" in sys.argv, which))
