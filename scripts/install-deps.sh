@@ -34,6 +34,8 @@ packages=(
   syncthing iproute2 procps
   # the shells whose completion scripts the tests parse (`zsh -n`, `fish -n`)
   zsh fish
+  # the language's word list: engram listen reads a capture back when a word of it is in neither this nor the store
+  wamerican
   # the icon themes the desktop search icons are checked against (GNOME's Adwaita, the hicolor fallback)
   adwaita-icon-theme hicolor-icon-theme
   # live notifications end to end: dunst under a virtual X display, busctl for `dunstctl history`, screenshots

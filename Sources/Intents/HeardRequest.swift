@@ -16,15 +16,26 @@ public struct HeardRequest: Sendable {
 extension IntentRunner {
     /// Understands a transcript as typed words are understood (the same rules, names checked against the store, a
     /// question rather than a doubtful change), reading it with the words unknown to Engram put right
-    /// (`HeardWords`), then as heard: the first reading that is clear runs; a capture keeps its words as heard.
-    /// When neither is clear, the question of the better one is asked. Forget never runs from words, heard or typed.
+    /// (`HeardWords`), then as heard: the first reading that is clear runs; a capture keeps its words as heard, and
+    /// is read back first ("Remember “pod est about…”?") when a word of it is one Engram cannot vouch for
+    /// (`HeardWords.unsure(in:)`). When neither reading is clear, the question of the better one is asked. Forget
+    /// never runs from words, heard or typed.
     public func understand(heard transcript: String, words: HeardWords) throws -> HeardRequest {
         let said = transcript.trimmingCharacters(in: .whitespacesAndNewlines)
         guard said.contains(where: { $0.isLetter }) else {
             return HeardRequest(transcript: transcript, reading: "", corrections: [], outcome: .none(phrase: "", closest: nil))
         }
-        let asHeard = HeardRequest(transcript: transcript, reading: said, corrections: [], outcome: try understand(said).0)
-        if case .run(let inv, _) = asHeard.outcome, inv.name == .storeMemory { return asHeard }
+        var asHeard = HeardRequest(transcript: transcript, reading: said, corrections: [], outcome: try understand(said).0)
+        if case .run(let inv, _) = asHeard.outcome, inv.name == .storeMemory {
+            let content = inv.arguments["content"] ?? ""
+            let unsure = words.unsure(in: content)
+            if !unsure.isEmpty {
+                let quoted = unsure.prefix(3).map { "“\($0)”" }.joined(separator: ", ")
+                asHeard.outcome = .ask(Clarification(
+                    question: "Remember “\(content)”? I am not sure I heard \(quoted) right.", options: [inv], reason: .confirm))
+            }
+            return asHeard
+        }
         let fixed = words.corrected(said)
         guard !fixed.corrections.isEmpty else { return asHeard }
         let corrected = HeardRequest(transcript: transcript, reading: fixed.text, corrections: fixed.corrections,

@@ -21,20 +21,26 @@ public struct HeardWords: Sendable {
 
     let command: Set<String>
     let known: Set<String>
+    /// Everyday words of the language (the system's word list): never put right, but a capture holding a word that is
+    /// in neither this nor `known` is read back before it is kept (`unsure(in:)`).
+    let everyday: Set<String>
     private let knownByLength: [Int: [String]]
 
-    /// The vocabulary: `commandWords` (phrases, names) and `otherWords` (the spelling data), lower-cased.
-    public init(commandWords: [String], otherWords: [String]) {
+    /// The vocabulary: `commandWords` (phrases, names) and `otherWords` (the spelling data), lower-cased; `everyday`,
+    /// the language's word list.
+    public init(commandWords: [String], otherWords: [String], everyday: Set<String> = []) {
         let split = { (texts: [String]) in
             Set(texts.flatMap { $0.lowercased().split(whereSeparator: { !$0.isLetter && $0 != "'" }).map(String.init) }.filter { $0.count >= 2 })
         }
         command = split(commandWords)
         known = command.union(split(otherWords))
+        self.everyday = everyday
         knownByLength = Dictionary(grouping: known, by: \.count)
     }
 
-    /// The words of the catalog (and the person's phrases) and of the store's names.
-    public init(matcher: PhraseMatcher, store: Store?, spelling: [String]) {
+    /// The words of the catalog (and the person's phrases) and of the store's names; `everyday` is the system's word
+    /// list (`systemWordList()`).
+    public init(matcher: PhraseMatcher, store: Store?, spelling: [String], everyday: Set<String> = []) {
         var words = matcher.phrases.map { $0.0.template.replacingOccurrences(of: #"\{[^}]*\}"#, with: " ", options: .regularExpression) }
         words += MemoryType.allCases.map(\.rawValue)
         if let store {
@@ -42,7 +48,39 @@ public struct HeardWords: Sendable {
             words += ((try? store.allTopics()) ?? []).map(\.title)
             words += (try? store.tagNames()) ?? []
         }
-        self.init(commandWords: words, otherWords: spelling)
+        self.init(commandWords: words, otherWords: spelling, everyday: everyday)
+    }
+
+    /// Where Debian's word lists put the language's words (`wamerican`, `wbritish`: one word a line).
+    public static let wordListPaths = ["/usr/share/dict/words", "/usr/share/dict/american-english", "/usr/share/dict/british-english"]
+
+    /// The first word list found, lower-cased, without possessives ("Alice's"); empty when none is installed.
+    public static func systemWordList(paths: [String] = wordListPaths) -> Set<String> {
+        for path in paths {
+            guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else { continue }
+            var words = Set<String>()
+            for line in text.split(separator: "\n") where !line.hasSuffix("'s") {
+                words.insert(line.lowercased())
+            }
+            if !words.isEmpty { return words }
+        }
+        return []
+    }
+
+    /// The words of `text` Engram cannot vouch for: not a word of requests or of the person's store, not an
+    /// everyday word of the language, not a number. "pod est about forgotten inventions" → ["est"]. A capture holding
+    /// one is read back before it is kept: a recogniser's mishearing is most often such a word, and what is kept
+    /// misheard is a memory lost. Without a word list every word outside the store is one.
+    public func unsure(in text: String) -> [String] {
+        var out: [String] = []
+        for token in text.split(whereSeparator: { $0.isWhitespace || "-–—/".contains($0) }) {
+            var word = String(token).trimmingCharacters(in: .punctuationCharacters.union(.symbols)).lowercased()
+            for suffix in ["'s", "’s", "'", "’"] where word.hasSuffix(suffix) { word.removeLast(suffix.count) }
+            guard word.count >= 2, word.contains(where: \.isLetter), !word.contains(where: \.isNumber) else { continue }
+            if known.contains(word) || everyday.contains(word) || Self.plain.contains(word) { continue }
+            if !out.contains(word) { out.append(word) }
+        }
+        return out
     }
 
     /// `text` with its unknown words put right, and what was changed.

@@ -98,38 +98,64 @@ public final class AudioStream {
     }
 
     /// Records until `endpointer` says speech ended or never came, `stop()` returns true, or `maxSeconds` pass;
-    /// `onFrame` sees each frame's level (for a meter). Returns the sound from just before speech began.
+    /// `onFrame` sees each frame's level (for a meter). Returns the sound from just before speech began to just
+    /// after it ended, and `onPause` gets that sound as it stands in each pause (`Recording`).
     public func record(maxSeconds: Double, endpointer: inout Endpointer, stop: () -> Bool,
-                       onFrame: (Float) -> Void = { _ in }) throws -> (Audio, RecordingEnd) {
+                       onFrame: (Float) -> Void = { _ in }, onPause: ((Audio) -> Void)? = nil) throws -> (Audio, RecordingEnd) {
         let frame = Int(Double(Audio.speechRate) * Endpointer.frameSeconds)
         var bytes = [UInt8](repeating: 0, count: frame * 2)
-        var samples: [Float] = []
-        var why = RecordingEnd.limit
-        while Double(samples.count) / Double(Audio.speechRate) < maxSeconds {
-            if stop() { why = .key; break }
+        var recording = Recording(endpointer: endpointer, onPause: onPause)
+        defer { endpointer = recording.endpointer }
+        while recording.seconds < maxSeconds {
+            if stop() { return (recording.speech, .key) }
             var error: Int32 = 0
             let status = bytes.withUnsafeMutableBytes { read(stream, $0.baseAddress!, $0.count, &error) }
             guard status >= 0 else {
                 throw VoiceUnavailable("recording stopped: " + (strerror(error).map { String(cString: $0) } ?? "error \(error)"))
             }
             let chunk = Audio.fromPCM16(bytes, rate: Audio.speechRate)
-            samples += chunk.samples
-            let level = chunk.level(0..<chunk.samples.count)
-            onFrame(level)
-            switch endpointer.take(level: level) {
-            case .ended: why = .silence
-            case .nothing: why = .nothing
-            default: continue
-            }
-            break
+            onFrame(chunk.level(0..<chunk.samples.count))
+            if let end = recording.add(chunk) { return (recording.speech, end) }
         }
-        // Keep a little before speech began and after it ended: the recogniser wants the word's edges.
-        var audio = Audio(samples: samples)
-        if let start = endpointer.speechStart {
-            let from = max(0, Int((start - 0.3) * Double(Audio.speechRate)))
-            let to = min(samples.count, Int(((endpointer.speechEnd ?? audio.seconds) + 0.4) * Double(Audio.speechRate)))
-            if from < to { audio.samples = Array(samples[from..<to]) }
+        return (recording.speech, .limit)
+    }
+}
+
+/// A recording as its frames come: when it ends, and the speech in it. Each time a pause in the speech has lasted
+/// `Audio.tailSeconds`, `onPause` gets the speech as it stands: if the recording ends before anyone speaks again
+/// (by the pause going on, or by the key), `speech` is then exactly that sound (`EarlyRecognition` relies on it).
+public struct Recording {
+    public private(set) var endpointer: Endpointer
+    private var samples: [Float] = []
+    private let onPause: ((Audio) -> Void)?
+
+    /// A pause this many frames long holds the speech's whole tail.
+    static let pauseFrames = Int((Audio.tailSeconds / Endpointer.frameSeconds).rounded(.up))
+
+    public init(endpointer: Endpointer, onPause: ((Audio) -> Void)? = nil) {
+        self.endpointer = endpointer
+        self.onPause = onPause
+    }
+
+    public var seconds: Double { Double(samples.count) / Double(Audio.speechRate) }
+
+    /// Takes the next frame (`Endpointer.frameSeconds` of sound); returns why the recording ends, if it does now.
+    public mutating func add(_ frame: Audio) -> RecordingEnd? {
+        samples += frame.samples
+        let state = endpointer.take(level: frame.level(0..<frame.samples.count))
+        if let onPause, state == .speaking, endpointer.quietFrames == Self.pauseFrames { onPause(speech) }
+        switch state {
+        case .ended: return .silence
+        case .nothing: return .nothing
+        default: return nil
         }
-        return (audio, why)
+    }
+
+    /// The sound from just before speech began to just after it ended (`Audio.speech(from:to:)`); all of it when
+    /// nobody spoke.
+    public var speech: Audio {
+        let audio = Audio(samples: samples)
+        guard let start = endpointer.speechStart else { return audio }
+        return audio.speech(from: start, to: endpointer.speechEnd ?? audio.seconds)
     }
 }

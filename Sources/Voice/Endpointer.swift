@@ -31,6 +31,8 @@ public struct Endpointer: Sendable {
     /// Seconds from the start to where speech began and ended (while speaking: the last speech frame).
     public private(set) var speechStart: Double?
     public private(set) var speechEnd: Double?
+    /// Frames without speech since the last frame of it.
+    public var quietFrames: Int { quietRun }
 
     public init(silenceSeconds: Double = 1.2, leadSeconds: Double = 5) {
         self.silenceSeconds = silenceSeconds
@@ -85,8 +87,18 @@ extension Audio {
     public func trimmedToSpeech() -> Audio {
         let e = Endpointer.scan(self, silenceSeconds: .infinity)
         guard let start = e.speechStart, let end = e.speechEnd else { return self }
-        let from = max(0, Int((start - 0.3) * Double(rate)))
-        let to = min(samples.count, Int((end + 0.4) * Double(rate)))
+        return speech(from: start, to: end)
+    }
+
+    /// Sound kept before speech begins and after it ends: the recogniser wants the words' edges.
+    public static let leadSeconds = 0.3
+    public static let tailSeconds = 0.4
+
+    /// The recording from `leadSeconds` before `start` to `tailSeconds` after `end` (seconds from its beginning), or
+    /// as much of that as it holds; the whole of it when that is nothing.
+    public func speech(from start: Double, to end: Double) -> Audio {
+        let from = max(0, Int((start - Self.leadSeconds) * Double(rate)))
+        let to = min(samples.count, Int((end + Self.tailSeconds) * Double(rate)))
         return from < to ? Audio(samples: Array(samples[from..<to]), rate: rate) : self
     }
 }

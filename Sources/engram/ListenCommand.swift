@@ -63,6 +63,13 @@ struct ListenCommand: ParsableCommand {
                 return
             }
             let recognizer = try Self.recognizer(library.config)
+            // Recognition starts in a pause, while the person may still go on: when they do not, the words are ready
+            // the moment the recording ends (Voice/EarlyRecognition.swift).
+            nonisolated(unsafe) let recognize = recognizer
+            let early = EarlyRecognition { try recognize().transcribe($0) }
+            // The language's word list, read while the person speaks: a capture with a word outside it and the store is
+            // read back before it is kept.
+            let everyday = InBackground { HeardWords.systemWordList() }
             // A notification says that it listens and what it heard (when there is a session bus and they are on).
             // The daemon hears that push-to-talk started and ended (its Listening property).
             let bus = file == nil ? Live.connect(quiet: true) : nil
@@ -89,17 +96,20 @@ struct ListenCommand: ParsableCommand {
                 var endpointer = Endpointer(silenceSeconds: settings.silenceSeconds, leadSeconds: min(settings.leadSeconds, maxSeconds ?? settings.maxSeconds))
                 let limit = maxSeconds ?? settings.maxSeconds
                 Self.watch(limit, then: unmark)
-                (audio, stopped) = try mic.record(maxSeconds: limit, endpointer: &endpointer, stop: { stopRequested.load(ordering: .relaxed) })
+                (audio, stopped) = try mic.record(maxSeconds: limit, endpointer: &endpointer, stop: { stopRequested.load(ordering: .relaxed) },
+                                                  onPause: TestHooks.current.lateRecognition ? nil : { early.start($0) })
                 recordingNow.store(false, ordering: .relaxed)
                 speechEnd = clock.now
             }
             if let keep { try Self.keep(audio, at: keep) }
             var heard = Heard(transcript: "", engine: "", seconds: 0)
-            if stopped != .nothing { heard = try recognizer().transcribe(audio) }
+            var heardEarly = false
+            if stopped != .nothing { (heard, heardEarly) = try early.transcribe(audio) }
             if bus != nil { notice(heard.transcript.isEmpty ? "Heard nothing" : "Heard: " + heard.transcript) }
             let runner = IntentRunner(library: library, source: "voice")
             let words = HeardWords(matcher: try runner.matcher(), store: library.store,
-                                   spelling: (try? IndexReader.open(at: library.paths.indexPath).spellingWords()) ?? [])
+                                   spelling: (try? IndexReader.open(at: library.paths.indexPath).spellingWords()) ?? [],
+                                   everyday: everyday.value)
             let request = try runner.understand(heard: heard.transcript, words: words)
             var out: [String: Any] = [
                 "transcript": heard.transcript, "engine": heard.engine, "audio_seconds": Self.rounded(audio.seconds),
@@ -107,6 +117,7 @@ struct ListenCommand: ParsableCommand {
                 "corrections": request.corrections.map { ["heard": $0.heard, "became": $0.became] },
             ]
             if let c = heard.confidence { out["confidence"] = Self.rounded(c) }
+            if file == nil { out["recognised_in_pause"] = heardEarly }
             var sentence: String
             var spokenQuestion: Clarification?
             var toRun: IntentInvocation?
@@ -281,6 +292,26 @@ struct ListenCommand: ParsableCommand {
     /// The recogniser being loaded on another thread; read only after it signalled.
     final class Preloading: @unchecked Sendable {
         var result: Result<LocalRecognizer, Error>?
+    }
+
+    /// A value made on another thread while the person speaks; `value` waits for it (written once, before the
+    /// semaphore is signalled, and read only after it).
+    final class InBackground<T>: @unchecked Sendable {
+        private var result: T?
+        private let done = DispatchSemaphore(value: 0)
+
+        init(_ make: @escaping @Sendable () -> T) {
+            Thread.detachNewThread {
+                self.result = make()
+                self.done.signal()
+            }
+        }
+
+        var value: T {
+            done.wait()
+            done.signal()
+            return result!
+        }
     }
 
     /// Writes the recording to `path` (0600), as asked with --keep.

@@ -6,8 +6,10 @@ clips, the two alternated clip by clip.
 
 Printed and written to OUT/results.md (and results.json):
 - from the end of speech (the last sound the microphone was fed) to the result printed, p50 / p99: that includes the
-  pause that ends a recording (`silence_seconds`, 0.8 s); and from the end of the recording to the result
-  (`seconds_to_result`): recognising, understanding and running it;
+  pause that ends a recording (`silence_seconds`, 0.8 s), during which recognition has already begun; and from the
+  end of the recording to the result (`seconds_to_result`): what is left of recognising, understanding and running;
+- the same for Engram's recogniser with recognition begun only when the recording ends (ENGRAM_TEST_LATE_RECOGNITION: how
+  Engram listened before it recognised in the pause), in turn with the others: what beginning early gains;
 - the recogniser's real-time factor (seconds to recognise / seconds of sound), p50;
 - the listening process's peak resident memory, and the daemon's before listening and a minute after the last
   time (listening runs in its own process, so the daemon's must not grow).
@@ -79,17 +81,21 @@ def main(engram, out, rounds, smoke=False):
     quiet = '[privacy]\nnotifications = false\n'
     # A request misheard as a question counts as a wrong reading; nobody answers it.
     engines = {"moonshine": 'tts = "none"\nanswer_seconds = 0\n',
+               "moonshine-after-recording": 'tts = "none"\nanswer_seconds = 0\n',
                "whisper-wyoming": f'tts = "none"\nanswer_seconds = 0\nstt = "tcp://127.0.0.1:{port}"\n'}
+    engine_env = {"moonshine-after-recording": {"ENGRAM_TEST_LATE_RECOGNITION": "1"}}
     runs = {e: [] for e in engines}
     wrong = []
     try:
         for r in range(rounds):
             for i, (text, intent) in enumerate(requests):
-                for engine in (list(engines) if (r + i) % 2 == 0 else list(engines)[::-1]):
+                turn = (r + i) % len(engines)
+                for engine in list(engines)[turn:] + list(engines)[:turn]:
                     with open(os.path.join(world.config, "config.toml"), "w") as f:
                         f.write("[voice]\n" + engines[engine] + quiet)
                     audio.clear()
-                    p = subprocess.Popen([engram, "listen", "--json"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                    p = subprocess.Popen([engram, "listen", "--json"], env=dict(env, **engine_env.get(engine, {})),
+                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
                     if not audio.wait_for_recorder():
                         p.kill()
                         raise RuntimeError(f"engram listen never recorded: {p.communicate()[1][-300:]}")
@@ -114,7 +120,8 @@ def main(engram, out, rounds, smoke=False):
                     runs[engine].append({"text": text, "speech_to_result": shown - speech_end, "recording_to_result": res.get("seconds_to_result"),
                                          "recognition": res.get("recognition_seconds"), "audio": res.get("audio_seconds"),
                                          "rtf": (res.get("recognition_seconds") or 0) / max(0.1, res.get("audio_seconds") or 0.1),
-                                         "peak_kb": peak, "transcript": res.get("transcript")})
+                                         "peak_kb": peak, "transcript": res.get("transcript"),
+                                         "recognised_in_pause": res.get("recognised_in_pause")})
         time.sleep(0 if smoke else 60)
         daemon_after = rss_kb(daemon.proc.pid)
     finally:
@@ -123,8 +130,8 @@ def main(engram, out, rounds, smoke=False):
         daemon.stop(timeout=30)
         audio.stop()
     md = [f"# Voice: push-to-talk on {len(requests)} requests of {min(durations):.1f}-{max(durations):.1f} s, {rounds} rounds, engines alternated",
-          "", "| engine | end of speech → result p50 / p99 | end of recording → result p50 / p99 | recognition p50 | real-time factor p50 | peak memory while listening |",
-          "|---|---|---|---|---|---|"]
+          "", "| engine | end of speech → result p50 / p99 | end of recording → result p50 / p99 | recognition p50 | real-time factor p50 | peak memory while listening | recognised in the pause |",
+          "|---|---|---|---|---|---|---|"]
     summary = {}
     for engine, rows in runs.items():
         s2r = [r["speech_to_result"] for r in rows]
@@ -132,13 +139,16 @@ def main(engram, out, rounds, smoke=False):
         summary[engine] = {"speech_to_result_p50": pct(s2r, .5), "speech_to_result_p99": pct(s2r, .99),
                            "recording_to_result_p50": pct(r2r, .5), "recording_to_result_p99": pct(r2r, .99),
                            "recognition_p50": pct([r["recognition"] or 0 for r in rows], .5), "rtf_p50": pct([r["rtf"] for r in rows], .5),
-                           "peak_mb": max([r["peak_kb"] for r in rows] or [0]) / 1024, "n": len(rows)}
+                           "peak_mb": max([r["peak_kb"] for r in rows] or [0]) / 1024, "n": len(rows),
+                           "recognised_in_pause": sum(1 for r in rows if r["recognised_in_pause"])}
         m = summary[engine]
         md.append(f"| {engine} | {1000 * m['speech_to_result_p50']:.0f} / {1000 * m['speech_to_result_p99']:.0f} ms | "
                   f"{1000 * m['recording_to_result_p50']:.0f} / {1000 * m['recording_to_result_p99']:.0f} ms | "
-                  f"{1000 * m['recognition_p50']:.0f} ms | {m['rtf_p50']:.2f} | {m['peak_mb']:.0f} MB |")
+                  f"{1000 * m['recognition_p50']:.0f} ms | {m['rtf_p50']:.2f} | {m['peak_mb']:.0f} MB | {m['recognised_in_pause']}/{m['n']} |")
     ratio = summary["moonshine"]["speech_to_result_p50"] / max(1e-9, summary["whisper-wyoming"]["speech_to_result_p50"])
+    early = summary["moonshine"]["speech_to_result_p50"] / max(1e-9, summary["moonshine-after-recording"]["speech_to_result_p50"])
     md += ["", f"Engram's recogniser against the Wyoming whisper baseline, end of speech to result p50: {ratio:.2f}×.",
+           f"Recognition begun in the pause against begun after the recording, end of speech to result p50: {early:.2f}×.",
            f"The daemon's resident memory: {daemon_before / 1024:.0f} MB before listening, {daemon_after / 1024:.0f} MB {'right' if smoke else 'a minute'} after the last time.",
            f"Target: end of recording to result p50 ≤ 500 ms: {1000 * summary['moonshine']['recording_to_result_p50']:.0f} ms "
            + ("(met)" if summary["moonshine"]["recording_to_result_p50"] <= 0.5 else "(missed)")]

@@ -134,7 +134,8 @@ def main(engram, out, smoke=False, which="1"):
                                  "transcript": r.get("transcript", ""), "reading": r.get("reading", ""),
                                  "understood": r.get("understood"), "intent": r.get("intent"), "arguments": r.get("arguments"),
                                  "verdict": score(c, r), "word_errors": errors, "words": n,
-                                 "recognition_seconds": r.get("recognition_seconds"), "audio_seconds": r.get("audio_seconds")})
+                                 "recognition_seconds": r.get("recognition_seconds"), "audio_seconds": r.get("audio_seconds"),
+                                 "confidence": r.get("confidence"), "question": r.get("question")})
     finally:
         server.terminate()
         server.wait(10)

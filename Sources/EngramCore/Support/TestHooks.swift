@@ -12,6 +12,8 @@ import Synchronization
 /// - `ENGRAM_TEST_FIRST_SWEEP_MS`, `ENGRAM_TEST_CHORE_MS`, `ENGRAM_TEST_SYNC_POLL_MS`: the daemon's first sweep, its
 ///   chores and its sync folder checks that soon (at least 50 ms).
 /// - `ENGRAM_TEST_NO_INOTIFY`: the daemon's file watchers poll instead of using inotify.
+/// - `ENGRAM_TEST_LATE_RECOGNITION`: `engram listen` recognises only once the recording has ended, not during the
+///   pause that ends it (the voice bench's measure of what beginning early gains).
 /// - `ENGRAM_TEST_CLOCK_SKEW_S` and `ENGRAM_NOW`: the wall clock (`WallClock`, in EngramRules, which the lean feed
 ///   reads too): every Engram process a test world starts runs on the clock the test chose.
 public struct TestHooks: Sendable {
@@ -24,6 +26,7 @@ public struct TestHooks: Sendable {
     public var choreInterval: Duration?
     public var syncPollInterval: Duration?
     public var noInotify = false
+    public var lateRecognition = false
 
     /// The hooks set in `environment`.
     public init(environment: [String: String]) {
@@ -39,6 +42,7 @@ public struct TestHooks: Sendable {
         choreInterval = delay("ENGRAM_TEST_CHORE_MS")
         syncPollInterval = delay("ENGRAM_TEST_SYNC_POLL_MS")
         noInotify = environment["ENGRAM_TEST_NO_INOTIFY"] != nil
+        lateRecognition = environment["ENGRAM_TEST_LATE_RECOGNITION"] != nil
     }
 
     /// The crash hook: kills this process at the configured point; nil when no crash is asked for.

@@ -395,10 +395,16 @@ class Suite:
         spot = self.find_word(v, "Pause", "before-pause")
         if spot is None:
             return None, None, ""
+        before = len(re.findall(r"engram-widget: refreshed", v.output()))
+        clicked = time.monotonic()
         self.click(spot)
         state = eventually(lambda: json.loads(self.world.run_engram("session", "status", "--json").stdout).get("state")
                            == "paused", 10)
-        shot, text, _ = v.wait_text("paused", ["Paused", "Resume"], 15)
+        # The widget reads its feeds again when the command ends; under load that read can take a while.
+        shot, text, taken = v.wait_text("paused", ["Paused", "Resume"], 30)
+        after = len(re.findall(r"engram-widget: refreshed", v.output()))
+        self.seen["pause-timing"] = (f"{taken - clicked:.1f} s after the click; the widget read its feeds "
+                                     f"{after - before} times since")
         return state, shot, text
 
     def capture(self, v):
@@ -518,8 +524,9 @@ class Suite:
         state, path, text = self.seen["pause"]
         expect(state is not None, "OCR found no Pause button to click")
         expect(state, "`engram session status` does not say paused after the click")
-        expect("paused" in squash(text) and "resume" in squash(text), f"the widget does not show Paused/Resume: {text[:200]!r}")
-        return "clicked Pause → `engram session pause` → the widget shows ‖ Paused and Resume"
+        expect("paused" in squash(text) and "resume" in squash(text),
+               f"the widget does not show Paused/Resume ({self.seen.get('pause-timing')}): {text[:200]!r}")
+        return f"clicked Pause → `engram session pause` → the widget shows ‖ Paused and Resume ({self.seen.get('pause-timing')})"
 
     def captured(self):
         content, text = self.seen["capture"] or (None, "")
