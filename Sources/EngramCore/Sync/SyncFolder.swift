@@ -381,35 +381,3 @@ public struct SyncFolder: Sendable {
         try store.write("record a sync message") { db in try SyncLog.note(db, device, message, at: now) }
     }
 }
-
-extension SyncLog {
-    /// Applies peers' operations, moving this device's clock past theirs (by at most a day); returns warnings.
-    static func applyRemote(_ db: Database, _ ops: [SyncOperation], at now: Date) throws -> [String] {
-        guard !ops.isEmpty else { return [] }
-        var clock = try loadClock(db)
-        var touched = SyncMerge.Touched()
-        var warnings: [String] = []
-        let ms = HybridClock.milliseconds(now)
-        for op in ops {
-            let received = clock.receive(op.clock, now: ms)
-            clock = received.clock
-            if received.heldBack {
-                warnings.append("device \(op.dev) sent operations dated more than a day in the future (is its clock wrong?); applied, but this device's clock moved at most a day ahead")
-            }
-            try SyncMerge.apply(db, op, into: &touched)
-        }
-        try saveClock(db, clock)
-        try SyncProjection.project(db, touched, at: now, linkNew: false)
-        return warnings
-    }
-
-    /// Records a sync message unless the same one is already recorded, and logs it (as a warning when it is a problem).
-    static func note(_ db: Database, _ device: String?, _ message: String, at now: Date, problem: Bool = true) throws {
-        let seen = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM syncMessage WHERE device IS ? AND message = ?)", arguments: [device, message]) ?? false
-        guard !seen else { return }
-        try db.execute(sql: "INSERT INTO syncMessage(at, device, message) VALUES (?, ?, ?)", arguments: [now, device, message])
-        // Keep the latest 500.
-        try db.execute(sql: "DELETE FROM syncMessage WHERE seq <= (SELECT max(seq) FROM syncMessage) - 500")
-        if problem { SyncFolder.logger.warning("\(message)") } else { SyncFolder.logger.debug("\(message)") }
-    }
-}
