@@ -26,12 +26,16 @@ HOSTILE_CAPTURE = "Typed <b>bold</b> & ${exec touch /tmp/engram-ext-pwned} %{F#f
 def first_line(text, limit=160):
     """The row the menu draws for a memory, as session.js's firstLine() writes it: the first line that is not blank,
     and past `limit` characters cut at the last space (when that keeps more than half) with "…". Which memory is the
-    memory of the day depends on the day, so the checks must expect the shortened form of a long one."""
+    memory of the day depends on the day, so the checks must expect the shortened form of a long one. Lengths count
+    UTF-16 code units, as JavaScript's do (an emoji is two), so a memory with one is cut where the extension cuts it."""
     line = next((l for l in str(text or "").split("\n") if l.strip()), "")
-    if len(line) <= limit:
+    units = line.encode("utf-16-le", "surrogatepass")
+    if len(units) // 2 <= limit:
         return line
-    cut = line.rfind(" ", 0, limit + 1)
-    return line[:cut if cut > limit / 2 else limit] + "…"
+    spaces = [i // 2 for i in range(0, min(len(units), 2 * limit + 2), 2) if units[i:i + 2] == b" \x00"]
+    cut = spaces[-1] if spaces else -1
+    end = cut if cut > limit / 2 else limit
+    return units[:2 * end].decode("utf-16-le", "surrogatepass") + "…"
 
 
 def legacy_generator(ctx):
